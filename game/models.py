@@ -1,0 +1,207 @@
+"""Rooms, their seated members, games and each game's event log.
+
+The engine state lives in `Game.state` (the engine's `to_dict()`); every change to it
+bumps `Game.version` inside one transaction, so pushes and timeout tasks can tell
+whether they are still current.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
+MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Room(models.Model):
+    name = models.CharField(_("name"), max_length=60)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="owned_rooms",
+    )
+    seat_count = models.PositiveSmallIntegerField(
+        _("seats"),
+        default=DEFAULT_SEATS,
+        validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)],
+    )
+    timeout_seconds = models.PositiveSmallIntegerField(
+        _("timeout (seconds)"),
+        default=DEFAULT_TIMEOUT,
+        validators=[MinValueValidator(MIN_TIMEOUT), MaxValueValidator(MAX_TIMEOUT)],
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    invite_code = models.CharField(
+        _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
+    )
+    # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k.
+    deck_out_streak = models.PositiveIntegerField(_("consecutive deck-outs"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+        ordering = ["-updated_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS) & Q(seat_count__lte=MAX_SEATS),
+                name="room_seat_count_2_to_8",
+            ),
+            models.CheckConstraint(
+                condition=Q(timeout_seconds__gte=MIN_TIMEOUT)
+                & Q(timeout_seconds__lte=MAX_TIMEOUT),
+                name="room_timeout_5_to_60",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("game:room", kwargs={"room_id": self.pk})
+
+    @property
+    def next_rate(self) -> int:
+        return int(2**self.deck_out_streak)
+
+    def running_game(self) -> Game | None:
+        return self.games.filter(status=Game.Status.RUNNING).first()
+
+
+class Membership(models.Model):
+    """A user seated in a room. Seat indices run clockwise (RULES.md R1.1)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    seat_index = models.PositiveSmallIntegerField(
+        _("seat"), validators=[MaxValueValidator(MAX_SEATS - 1)]
+    )
+    points = models.IntegerField(_("points in this room"), default=0)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("seat membership")
+        verbose_name_plural = _("seat memberships")
+        ordering = ["room", "seat_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "seat_index"], name="one_user_per_seat"),
+            models.UniqueConstraint(fields=["room", "user"], name="one_seat_per_user_per_room"),
+            models.CheckConstraint(
+                condition=Q(seat_index__lt=MAX_SEATS), name="membership_seat_index_below_8"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.room} #{self.seat_index}"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(_("game number"))
+    state = models.JSONField(_("engine state"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    # Unix time of the engine's earliest deadline; the beat sweep looks this up.
+    next_deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
+    )
+    rate = models.PositiveIntegerField(_("rate"), default=1)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="game_number_unique_in_room"),
+            models.UniqueConstraint(
+                fields=["room"],
+                condition=Q(status="running"),
+                name="one_running_game_per_room",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room} #{self.number}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+
+class GamePlayer(models.Model):
+    """Who sat where in one game: engine seat ↔ user, kept after they leave the room."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField(_("engine seat"))
+    room_seat_index = models.PositiveSmallIntegerField(_("room seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="game_seats",
+    )
+    username = models.CharField(_("name at the time"), max_length=150)
+    delta = models.IntegerField(_("points won or lost"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game player")
+        verbose_name_plural = _("game players")
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_game_seat"),
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} in {self.game} (seat {self.seat})"
+
+
+class GameEvent(models.Model):
+    """One engine event, in order. `to_seat` mirrors the event's `to` for replay filters."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(_("sequence"))
+    version = models.PositiveIntegerField(_("game version"))
+    to_seat = models.SmallIntegerField(_("only for seat"), null=True, blank=True)
+    data = models.JSONField(_("event"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_seq_unique_in_game"),
+        ]
+
+    def __str__(self) -> str:
+        kind: Any = self.data.get("type") if isinstance(self.data, dict) else "?"
+        return f"{self.game} #{self.seq} {kind}"

@@ -1,0 +1,58 @@
+"""Fixtures shared by every test package: named personas and process-safety fixes."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from asgiref.sync import SyncToAsync
+
+
+def _fresh_asgiref_executor() -> None:
+    # A forked daphne (ChannelsLiveServerTestCase) would inherit a dead executor from an
+    # earlier in-process websocket test and hang every socket (FIELD-NOTES.md).
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
+os.register_at_fork(after_in_child=_fresh_asgiref_executor)
+
+PASSWORD = "correct-horse-battery-staple-42"
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD
+
+
+def _make_user(django_user_model, username: str):
+    return django_user_model.objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def alice(django_user_model):
+    """The room owner in most tests."""
+    return _make_user(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return _make_user(django_user_model, "bob")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return _make_user(django_user_model, "carol")
+
+
+@pytest.fixture
+def dave(django_user_model):
+    return _make_user(django_user_model, "dave")
+
+
+@pytest.fixture
+def mallory(django_user_model):
+    """An outsider: registered, but in nobody's room."""
+    return _make_user(django_user_model, "mallory")
