@@ -1,4 +1,7 @@
-from django.urls import path
+from django.urls import URLPattern
+
+from game import urls_play
 
 app_name = "game"
-urlpatterns: list = []
+urlpatterns: list[URLPattern] = []
+urlpatterns += urls_play.urlpatterns
