@@ -17,7 +17,8 @@ from dobon_site.env import env_bool, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", default=True)
-_DEV_SECRET = "dev-only-insecure-key-change-me-in-production-please-0123456789"
+# The "django-insecure-" prefix makes `check --deploy` flag this key if it reaches production.
+_DEV_SECRET = "django-insecure-dobon-uno-development-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")

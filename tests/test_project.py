@@ -1,0 +1,76 @@
+"""Promises about the project as a whole: layout, production settings, a pure engine."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPECTED_TOP_LEVEL = {
+    "manage.py", "pyproject.toml", "README.md", "dobon_site", "game", "accounts",
+    "templates", "static", "tests", ".ci", "Makefile", "docs", "locale",
+}
+
+
+def _tracked_top_level() -> set[str]:
+    out = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    return {line.split("/", 1)[0] for line in out.splitlines() if line}
+
+
+def test_top_level_holds_only_the_agreed_entries() -> None:
+    unexpected = _tracked_top_level() - EXPECTED_TOP_LEVEL - {".gitignore"}
+    assert unexpected == set()
+
+
+def _production_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(
+        DEBUG="false",
+        SECRET_KEY="x7!" + "k3Vq9pL2mN8rT5wY1zB4cD6fH0jS" * 2,
+        ALLOWED_HOSTS="dobon.example",
+        CSRF_TRUSTED_ORIGINS="https://dobon.example",
+        DJANGO_SETTINGS_MODULE="dobon_site.settings",
+    )
+    return env
+
+
+def test_check_deploy_reports_nothing_with_production_variables() -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=_production_env(), capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_check_deploy_does_complain_about_the_development_key() -> None:
+    env = _production_env()
+    env.pop("SECRET_KEY")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    assert done.returncode != 0
+    assert "SECRET_KEY" in done.stdout + done.stderr
+
+
+def test_rules_engine_imports_no_framework() -> None:
+    framework = re.compile(r"^\s*(from|import)\s+(django|channels|celery|daphne)\b", re.M)
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "game" / "rules").rglob("*.py")
+        if framework.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+def test_readme_and_ci_use_the_same_test_command() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make run" in readme and "make test" in readme
+    assert re.search(r"^make test$", ci, re.M)
