@@ -1,0 +1,1085 @@
+"""The Dobon UNO state machine: one mutable :class:`Game` driven by seat actions.
+
+Every action verifies first and changes nothing when it raises :class:`IllegalAction`;
+then it mutates the state and returns the events it caused (docs/engine-conventions.md).
+Time only enters as the ``now`` argument and randomness only through the game's own
+``random.Random`` (part of its saved state).
+
+>>> g = Game.from_setup(hands=[["R5", "B1"], ["R3", "G2"]], first_card="R7",
+...                     deck=["G1"], first_player=1)
+>>> [e["type"] for e in g.play(1, ["R3"], now=1.0)]
+['play', 'turn']
+>>> g.turn, g.top, g.color
+(0, 'R3', 'R')
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from enum import StrEnum
+from typing import Any, NoReturn
+
+from .cards import (
+    CLASS_OF,
+    CODE,
+    COLOR_INDEX,
+    COLOR_OF,
+    COLORS,
+    FORCE_CLASS,
+    FORCE_IDS,
+    IS_NUMBER,
+    N_CLASSES,
+    POINTS,
+    RANK,
+    WILD4_ID,
+    WILD_ID,
+    Rank,
+    full_deck,
+    parse_cards,
+)
+from .errors import IllegalAction
+from .result import Result, settle_agari, settle_deck_out, settle_dobon
+
+Event = dict[str, Any]
+Action = dict[str, Any]
+
+
+class Phase(StrEnum):
+    """Where the game stands (ENGINE_API.md ``g.phase``)."""
+
+    TURN = "turn"
+    COLOR = "color"
+    AGARI_WAIT = "agari_wait"
+    DOBON_WAIT = "dobon_wait"
+    RETURN_WAIT = "return_wait"
+    FINISHED = "finished"
+
+
+# A seat's open chances on the last play, as bits (R7, R9, R10).
+CUT_IN = 1
+DOBON = 2
+RETURN = 4
+_CHANCE_KINDS = tuple(
+    [name for bit, name in ((CUT_IN, "cut_in"), (DOBON, "dobon"), (RETURN, "return")) if bits & bit]
+    for bits in range(8)
+)
+_KIND_BITS = {"cut_in": CUT_IN, "dobon": DOBON, "return": RETURN}
+
+_SKIP, _REVERSE, _DRAW_TWO = int(Rank.SKIP), int(Rank.REVERSE), int(Rank.DRAW_TWO)
+_WILD, _WILD4, _FORCE = int(Rank.WILD), int(Rank.WILD_DRAW_FOUR), int(Rank.FORCE)
+_STOPPED = (Phase.DOBON_WAIT, Phase.RETURN_WAIT)
+_WAITS = (Phase.AGARI_WAIT, Phase.DOBON_WAIT, Phase.RETURN_WAIT)
+_HAND_SIZE = 7
+_FORMAT = 1
+
+
+def _fail(code: str, message: str) -> NoReturn:
+    raise IllegalAction(code, message)
+
+
+def _parse_action_cards(cards: Any) -> list[int]:
+    if not isinstance(cards, (list, tuple)) or not cards:
+        _fail("malformed_action", "a play needs a non-empty list of card codes")
+    try:
+        return parse_cards(list(cards))
+    except ValueError as err:
+        raise IllegalAction("unknown_card", str(err)) from None
+
+
+class Game:
+    """One game of Dobon UNO (RULES.md R1-R15) behind the API of ENGINE_API.md.
+
+    >>> g = Game.new(players=4, first_player=1, seed=42)
+    >>> g.players, len(g.hand(0)), g.deck_count
+    (4, 7, 83)
+    """
+
+    __slots__ = (
+        "_n", "_hands", "_counts", "_points", "_deck", "_discards", "_color", "_dir",
+        "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
+        "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
+        "_target", "_declarers", "_result", "_rng",
+    )
+
+    _n: int
+    _hands: list[list[int]]        # each seat's card ids, in the order received
+    _counts: list[list[int]]       # per seat, how many cards of each identity class
+    _points: list[int]             # per seat, the points of its hand (R2.3)
+    _deck: list[int]               # the draw pile, next card LAST (pop is cheap)
+    _discards: list[int]           # the discard pile, top card last
+    _color: int                    # current colour index, -1 while none is set
+    _dir: int
+    _phase: Phase
+    _turn: int                     # seat on turn, -1 while nobody is
+    _chooser: int                  # seat choosing a colour, -1 when none
+    _next: int                     # who gets the turn once the colour is chosen
+    _clock: float | None           # deadline of the seat on turn or the chooser
+    _drawn: bool                   # the seat on turn made its optional draw
+    _stack: int                    # the open draw stack
+    _rate: int
+    _timeout: float
+    _lp_seat: int                  # who made the last play, -1 for the first card
+    _lp_count: int                 # how many cards the last play put down
+    _lp_points: int
+    _chances: list[int]            # per seat, open chance bits on the last play
+    _chance_dl: float | None       # when those chances (or the current wait) lapse
+    _target: int                   # the dobon'd seat, -1 before any dobon
+    _declarers: list[int]          # dobon declarers in declaration order
+    _result: Result | None
+    _rng: random.Random
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, players: int = 4, first_player: int = 1, seed: int = 0, rate: int = 1,
+            timeout: float = 10.0, now: float = 0.0) -> Game:
+        """Shuffle a full deck with ``random.Random(seed)``, deal 7 each, turn a card (R3).
+
+        >>> g = Game.new(players=3, first_player=0, seed=7, now=100.0)
+        >>> g.next_deadline
+        110.0
+        """
+        _check_table(players, first_player, rate, timeout)
+        rng = random.Random(seed)
+        deck = full_deck()
+        rng.shuffle(deck)
+        hands = [deck[s * _HAND_SIZE:(s + 1) * _HAND_SIZE] for s in range(players)]
+        first = deck[players * _HAND_SIZE]
+        rest = deck[players * _HAND_SIZE + 1:]
+        return cls._start(hands, first, rest, first_player, rate, float(timeout), now, rng)
+
+    @classmethod
+    def from_setup(cls, hands: list[list[str]], first_card: str, deck: list[str],
+                   first_player: int = 1, rate: int = 1, timeout: float = 10.0,
+                   now: float = 0.0, seed: int = 0) -> Game:
+        """A game from given hands, first card and draw pile (``deck[0]`` is drawn first).
+
+        The first card takes effect as in R3.3. The cards need not add up to a full deck,
+        but malformed input raises ``ValueError``.
+
+        >>> g = Game.from_setup(hands=[["R5"], ["B3", "G2"]], first_card="W", deck=[],
+        ...                     first_player=1)
+        >>> g.phase, g.chooser
+        ('color', 1)
+        """
+        if not isinstance(hands, (list, tuple)):
+            raise ValueError("hands must be a list of lists of card codes")
+        _check_table(len(hands), first_player, rate, timeout)
+        ids = [parse_cards(h) for h in hands]
+        if any(not h for h in ids):
+            raise ValueError("every seat needs at least one card")
+        if not isinstance(first_card, str):
+            raise ValueError("first_card must be a card code")
+        first = parse_cards([first_card])[0]
+        pile = parse_cards(deck)
+        rng = random.Random(seed)
+        return cls._start(ids, first, pile, first_player, rate, float(timeout), now, rng)
+
+    @classmethod
+    def _start(cls, hands: list[list[int]], first: int, deck: list[int], first_player: int,
+               rate: int, timeout: float, now: float, rng: random.Random) -> Game:
+        g = cls.__new__(cls)
+        n = len(hands)
+        g._n = n
+        g._hands = [list(h) for h in hands]
+        g._counts = [_class_counts(h) for h in hands]
+        g._points = [sum(POINTS[i] for i in h) for h in hands]
+        g._deck = list(reversed(deck))
+        g._discards = [first]
+        g._color, g._dir, g._stack = -1, 1, 0
+        g._turn, g._chooser, g._next, g._clock, g._drawn = -1, -1, -1, None, False
+        g._rate, g._timeout = rate, timeout
+        g._lp_seat, g._lp_count, g._lp_points = -1, 1, POINTS[first]
+        g._chances, g._chance_dl = [0] * n, None
+        g._target, g._declarers, g._result = -1, [], None
+        g._rng = rng
+        g._turn_up_first_card(first, first_player, now)
+        return g
+
+    def _turn_up_first_card(self, first: int, first_player: int, now: float) -> None:
+        """R3.3: the dealer (F's right neighbour) 'plays' it; F or the next plays."""
+        n, rank = self._n, RANK[first]
+        dealer = (first_player - 1) % n
+        self._color = COLOR_OF[first]
+        if rank == _SKIP or (rank == _REVERSE and n == 2):
+            self._start_turn((dealer + 2) % n, now)
+        elif rank == _REVERSE:
+            self._dir = -1
+            self._start_turn((dealer - 1) % n, now)
+        elif rank == _WILD:
+            self._color = -1
+            self._ask_color(first_player, first_player, now)
+        else:
+            if rank == _DRAW_TWO:
+                self._stack = 2
+            elif rank == _WILD4:
+                self._color, self._stack = -1, 4
+            self._start_turn(first_player, now)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self._n
+
+    def hand(self, seat: int) -> list[str]:
+        """That seat's cards as codes, in the order they were received."""
+        self._check_seat(seat)
+        return [CODE[i] for i in self._hands[seat]]
+
+    def hand_points(self, seat: int) -> int:
+        """The points of that seat's hand (R2.3)."""
+        self._check_seat(seat)
+        return self._points[seat]
+
+    @property
+    def hand_counts(self) -> list[int]:
+        """Every seat's number of cards."""
+        return [len(h) for h in self._hands]
+
+    @property
+    def top(self) -> str:
+        """The top card of the discard pile."""
+        return CODE[self._discards[-1]]
+
+    @property
+    def color(self) -> str | None:
+        """The current colour, or ``None`` while none is set."""
+        return COLORS[self._color] if self._color >= 0 else None
+
+    @property
+    def chooser(self) -> int | None:
+        """The seat that must choose a colour in phase ``"color"``."""
+        return self._chooser if self._chooser >= 0 else None
+
+    @property
+    def turn(self) -> int | None:
+        """The seat on turn, or ``None`` while nobody is."""
+        return self._turn if self._turn >= 0 else None
+
+    @property
+    def direction(self) -> int:
+        """``1`` clockwise, ``-1`` counter-clockwise."""
+        return self._dir
+
+    @property
+    def pending_draw(self) -> int:
+        """The open draw stack (0 when none)."""
+        return self._stack
+
+    @property
+    def deck_count(self) -> int:
+        """Cards left in the draw pile."""
+        return len(self._deck)
+
+    @property
+    def discard_count(self) -> int:
+        """Cards in the discard pile, the top card included."""
+        return len(self._discards)
+
+    @property
+    def discards(self) -> list[str]:
+        """The discard pile, bottom first (public: every card in it was played face up)."""
+        return [CODE[i] for i in self._discards]
+
+    @property
+    def rate(self) -> int:
+        """This game's rate (R12.3)."""
+        return self._rate
+
+    @property
+    def timeout(self) -> float:
+        """Seconds a seat has to act (R1.3)."""
+        return self._timeout
+
+    @property
+    def phase(self) -> str:
+        """``"turn"``, ``"color"``, ``"agari_wait"``, ``"dobon_wait"``, ``"return_wait"`` or ``"finished"``."""
+        return self._phase.value
+
+    @property
+    def has_drawn(self) -> bool:
+        """Whether the seat on turn already made its optional draw (R4.2)."""
+        return self._drawn
+
+    @property
+    def last_play(self) -> dict[str, Any]:
+        """The play chances are judged on: ``seat`` (``None`` for the first card), ``cards``, ``points``."""
+        cards = self._discards[-self._lp_count:]
+        seat = self._lp_seat if self._lp_seat >= 0 else None
+        return {"seat": seat, "cards": [CODE[i] for i in cards], "points": self._lp_points}
+
+    @property
+    def result(self) -> Result | None:
+        """``None`` until the game is finished."""
+        return self._result
+
+    def chances(self, seat: int) -> list[str]:
+        """That seat's open chances: a subset of ``"cut_in"``, ``"dobon"``, ``"return"``."""
+        self._check_seat(seat)
+        return list(_CHANCE_KINDS[self._chances[seat]])
+
+    @property
+    def next_deadline(self) -> float | None:
+        """The earliest pending deadline (lapsing chances included), or ``None``."""
+        return self._due()[0]
+
+    # ------------------------------------------------------------------ acting
+
+    def play(self, seat: int, cards: list[str], now: float) -> list[Event]:
+        """Play identical cards: on turn, onto a draw stack, or as a cut-in (R4, R5, R7).
+
+        >>> g = Game.from_setup(hands=[["R5", "R5", "B1"], ["R3"]], first_card="R7",
+        ...                     deck=["G1"], first_player=0)
+        >>> g.play(0, ["R5", "R5"], 0.0)[0]["points"]
+        10
+        """
+        self._check_seat(seat)
+        ids = _parse_action_cards(cards)
+        cut_in = self._check_play(seat, ids)
+        return self._play(seat, ids, now, cut_in)
+
+    def draw(self, seat: int, now: float) -> list[Event]:
+        """The optional draw of one card (R4.2), or taking the open draw stack (R5.2)."""
+        self._check_seat(seat)
+        self._check_draw(seat)
+        if self._stack:
+            return self._take(seat, now)
+        events = self._draw_one(seat, now)
+        if self._phase is not Phase.FINISHED:
+            events.append(self._restart_clock(now))
+        return events
+
+    def pass_turn(self, seat: int, now: float) -> list[Event]:
+        """Pass after the optional draw (R4.2)."""
+        self._check_seat(seat)
+        self._check_pass(seat)
+        return self._pass(seat, now)
+
+    def choose_color(self, seat: int, color: str, now: float) -> list[Event]:
+        """Choose the colour after a W or W+4 (R6), ``color`` in ``"R" "B" "G" "Y"``."""
+        self._check_seat(seat)
+        self._check_color(seat, color)
+        return self._set_color(seat, COLOR_INDEX[color], now)
+
+    def dobon(self, seat: int, now: float) -> list[Event]:
+        """Declare dobon on the last play (R9)."""
+        self._check_seat(seat)
+        self._check_dobon(seat)
+        return self._declare(seat, now)
+
+    def dobon_return(self, seat: int, now: float) -> list[Event]:
+        """Return a dobon (R10)."""
+        self._check_seat(seat)
+        self._check_return(seat)
+        return self._return(seat)
+
+    def decline(self, seat: int, now: float) -> list[Event]:
+        """Let all of this seat's open chances lapse (R7.6, R9.2, R10.2)."""
+        self._check_seat(seat)
+        self._check_decline(seat)
+        return self._decline(seat, now, timed_out=False)
+
+    def apply(self, seat: int, action: Action, now: float) -> list[Event]:
+        """Any action given as a dict (the shapes :meth:`legal_actions` lists).
+
+        >>> g = Game.from_setup(hands=[["R5", "B1"], ["R3", "G2"]], first_card="R7",
+        ...                     deck=["G1", "G3"], first_player=0)
+        >>> [e["type"] for e in g.apply(0, {"type": "draw"}, 0.0)]
+        ['draw', 'drawn', 'turn']
+        """
+        if not isinstance(action, dict):
+            _fail("malformed_action", "an action is a dict with a 'type'")
+        kind = action.get("type")
+        if kind == "play":
+            return self.play(seat, action.get("cards"), now)  # type: ignore[arg-type]
+        if kind == "draw":
+            return self.draw(seat, now)
+        if kind == "take":
+            return self._take_action(seat, now)
+        if kind == "pass":
+            return self.pass_turn(seat, now)
+        if kind == "color":
+            color = action.get("color")
+            if not isinstance(color, str):
+                _fail("malformed_action", "a colour action needs a 'color'")
+            return self.choose_color(seat, color, now)
+        if kind == "dobon":
+            return self.dobon(seat, now)
+        if kind == "return":
+            return self.dobon_return(seat, now)
+        if kind == "decline":
+            return self.decline(seat, now)
+        _fail("malformed_action", f"unknown action type {kind!r}")
+
+    def _take_action(self, seat: int, now: float) -> list[Event]:
+        # "take" is accepted as an explicit alias of draw-while-facing-a-stack.
+        self._check_seat(seat)
+        self._check_draw(seat)
+        if not self._stack:
+            _fail("no_stack_to_take", "there is no draw stack to take")
+        return self._take(seat, now)
+
+    def advance(self, now: float) -> list[Event]:
+        """Apply every timeout due by ``now`` (R14), each at its own deadline.
+
+        >>> g = Game.from_setup(hands=[["R5", "B1"], ["R3", "G2"]], first_card="R7",
+        ...                     deck=["G1", "G3", "Y4"], first_player=0, timeout=10.0)
+        >>> [e["type"] for e in g.advance(25.0)]
+        ['timeout', 'draw', 'drawn', 'pass', 'turn', 'timeout', 'draw', 'drawn', 'pass', 'turn']
+        >>> g.next_deadline
+        30.0
+        """
+        events: list[Event] = []
+        while True:
+            deadline, is_chance = self._due()
+            if deadline is None or deadline > now:
+                return events
+            if is_chance:
+                events += self._lapse_chances(deadline)
+            else:
+                events += self._clock_timeout(deadline)
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action dict :meth:`apply` would accept from ``seat`` now.
+
+        >>> g = Game.from_setup(hands=[["R5", "R5", "B1"], ["R3"]], first_card="R7",
+        ...                     deck=["G1"], first_player=0)
+        >>> g.legal_actions(0)
+        [{'type': 'play', 'cards': ['R5']}, {'type': 'play', 'cards': ['R5', 'R5']}, {'type': 'draw'}]
+        """
+        self._check_seat(seat)
+        phase = self._phase
+        if phase is Phase.FINISHED:
+            return []
+        bits = self._chances[seat]
+        actions: list[Action] = []
+        if phase is Phase.TURN and seat == self._turn:
+            actions += self._turn_actions(seat)
+        elif phase is Phase.COLOR and seat == self._chooser:
+            actions += [{"type": "color", "color": c} for c in COLORS]
+        elif bits & CUT_IN:
+            actions += self._cut_in_plays(seat)
+        if bits & DOBON:
+            actions.append({"type": "dobon"})
+        if bits & RETURN:
+            actions.append({"type": "return"})
+        if bits:
+            actions.append({"type": "decline"})
+        return actions
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        plays = [{"type": "play", "cards": [CODE[i] for i in p]} for p in self._turn_plays(seat)]
+        if self._stack or not self._drawn:
+            plays.append({"type": "draw"})
+        else:
+            plays.append({"type": "pass"})
+        return plays
+
+    def _turn_plays(self, seat: int) -> list[list[int]]:
+        hand = self._hands[seat]
+        counts = self._counts[seat]
+        plays: list[list[int]] = []
+        seen: set[int] = set()
+        for card in hand:
+            cls = CLASS_OF[card]
+            if cls in seen:
+                continue
+            seen.add(cls)
+            if self._playable_class(cls):
+                plays += _plays_of_class(seat_hand=hand, cls=cls, count=counts[cls])
+        return plays
+
+    def _cut_in_plays(self, seat: int) -> list[Action]:
+        hand = self._hands[seat]
+        cls = CLASS_OF[self._discards[-1]]
+        plays = _plays_of_class(hand, cls, self._counts[seat][cls])
+        return [{"type": "play", "cards": [CODE[i] for i in p]} for p in plays]
+
+    def _playable_class(self, cls: int) -> bool:
+        """R4.1 matching, or R5.1 stacking when a draw stack is open."""
+        top = self._discards[-1]
+        if self._stack:
+            if cls == WILD4_ID:
+                return True
+            return RANK[top] == _DRAW_TWO and cls < 52 and RANK[cls] == _DRAW_TWO
+        if cls >= 52:
+            return True
+        return COLOR_OF[cls] == self._color or RANK[cls] == RANK[top]
+
+    # ------------------------------------------------------------------ checks
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            _fail("invalid_seat", f"no seat {seat!r} at this table")
+
+    def _check_running(self) -> None:
+        if self._phase is Phase.FINISHED:
+            _fail("game_finished", "the game is over")
+        if self._phase in _STOPPED:
+            _fail("game_stopped_by_dobon", "a dobon stopped the game (R9.4)")
+
+    def _check_play(self, seat: int, ids: list[int]) -> bool:
+        """Verify a play; returns whether it is a cut-in."""
+        self._check_running()
+        phase = self._phase
+        if phase is Phase.TURN and seat == self._turn:
+            self._check_turn_play(seat, ids)
+            return False
+        if phase is Phase.COLOR and seat == self._chooser:
+            _fail("must_choose_color", "choose a colour first (R6.1)")
+        self._check_cut_in(seat, ids)
+        return True
+
+    def _check_in_hand(self, seat: int, ids: list[int]) -> None:
+        hand = self._hands[seat]
+        if len(ids) == 1:
+            if ids[0] not in hand:
+                _fail("not_in_hand", f"{CODE[ids[0]]} is not in your hand")
+            return
+        for card in set(ids):
+            if ids.count(card) > hand.count(card):
+                _fail("not_in_hand", f"you do not hold {ids.count(card)} × {CODE[card]}")
+
+    def _check_going_out(self, seat: int, ids: list[int]) -> None:
+        if len(ids) == len(self._hands[seat]) and not IS_NUMBER[ids[0]]:
+            _fail("cannot_go_out_with_action_card", "you cannot go out with an action card (R8.1)")
+
+    def _check_turn_play(self, seat: int, ids: list[int]) -> None:
+        self._check_in_hand(seat, ids)
+        cls = CLASS_OF[ids[0]]
+        if any(CLASS_OF[i] != cls for i in ids):
+            _fail("not_identical", "cards played together must be identical (R2.2)")
+        if not self._playable_class(cls):
+            if self._stack:
+                _fail("must_draw_or_stack", "stack a draw card or take the stack (R5)")
+            _fail("does_not_match", f"{CODE[ids[0]]} does not match the field (R4.1)")
+        self._check_going_out(seat, ids)
+
+    def _check_cut_in(self, seat: int, ids: list[int]) -> None:
+        top_cls = CLASS_OF[self._discards[-1]]
+        if any(CLASS_OF[i] != top_cls for i in ids):
+            _fail("not_your_turn", "it is not your turn")
+        if self._phase is Phase.AGARI_WAIT:
+            _fail("no_cut_in_on_going_out", "no cut-in on a going-out play, only dobon (R7.3)")
+        if self._lp_seat < 0:
+            _fail("no_cut_in_on_first_card", "nobody can cut in on the first card (R3.4)")
+        if seat == self._lp_seat:
+            _fail("cannot_cut_in_own_play", "you cannot cut in on your own play (R7.1)")
+        self._check_in_hand(seat, ids)
+        self._check_going_out(seat, ids)
+        if not self._chances[seat] & CUT_IN:
+            _fail("window_closed", "the chance to cut in on this play has closed (R7.2)")
+
+    def _check_turn(self, seat: int) -> None:
+        self._check_running()
+        if self._phase is Phase.COLOR and seat == self._chooser:
+            _fail("must_choose_color", "choose a colour first (R6.1)")
+        if self._phase is not Phase.TURN or seat != self._turn:
+            _fail("not_your_turn", "it is not your turn")
+
+    def _check_draw(self, seat: int) -> None:
+        self._check_turn(seat)
+        if self._drawn and not self._stack:
+            _fail("already_drawn", "you already drew this turn: play or pass (R4.2)")
+
+    def _check_pass(self, seat: int) -> None:
+        self._check_turn(seat)
+        if self._stack:
+            _fail("must_draw_or_stack", "stack a draw card or take the stack (R5)")
+        if not self._drawn:
+            _fail("must_draw_before_pass", "you may pass only after drawing (R4.2)")
+
+    def _check_color(self, seat: int, color: str) -> None:
+        self._check_running()
+        if self._phase is not Phase.COLOR or seat != self._chooser:
+            _fail("not_chooser", "you are not choosing a colour")
+        if color not in COLOR_INDEX:
+            _fail("invalid_color", f"{color!r} is not one of R, B, G, Y")
+
+    def _check_dobon(self, seat: int) -> None:
+        if self._phase is Phase.FINISHED:
+            _fail("game_finished", "the game is over")
+        if self._chances[seat] & DOBON:
+            return
+        if seat in self._declarers:
+            _fail("already_declared", "you already declared dobon")
+        could = (self._lp_seat >= 0 and seat != self._lp_seat and self._phase is not Phase.RETURN_WAIT
+                 and self._points[seat] == self._lp_points)
+        if could:
+            _fail("window_closed", "the chance to dobon on this play has closed (R9.2)")
+        _fail("cannot_dobon", "your hand's points do not equal the last play's (R9.1)")
+
+    def _check_return(self, seat: int) -> None:
+        if self._phase is Phase.FINISHED:
+            _fail("game_finished", "the game is over")
+        if not self._chances[seat] & RETURN:
+            _fail("not_eligible_to_return", "you cannot return a dobon now (R10.1)")
+
+    def _check_decline(self, seat: int) -> None:
+        if self._phase is Phase.FINISHED:
+            _fail("game_finished", "the game is over")
+        if not self._chances[seat]:
+            _fail("nothing_to_decline", "you have no open chance to decline")
+
+    # ------------------------------------------------------------------ doing
+
+    def _play(self, seat: int, ids: list[int], now: float, cut_in: bool) -> list[Event]:
+        hand, counts = self._hands[seat], self._counts[seat]
+        points = 0
+        for card in ids:
+            hand.remove(card)
+            counts[CLASS_OF[card]] -= 1
+            points += POINTS[card]
+        self._points[seat] -= points
+        self._discards += ids
+        self._lp_seat, self._lp_count, self._lp_points = seat, len(ids), points
+        self._close_chances()  # R7.2a: a new play closes every chance on the one before
+        events: list[Event] = [{"type": "play", "to": None, "seat": seat,
+                                "cards": [CODE[i] for i in ids], "cut_in": cut_in,
+                                "points": points}]
+        if not hand:
+            return events + self._go_out(seat, ids[-1], now)
+        events.append(self._apply_effect(seat, ids, now))
+        return events + self._open_chances(seat, now)
+
+    def _apply_effect(self, seat: int, ids: list[int], now: float) -> Event:
+        """R4.4 / R4.5: the effect of a play of k identical cards; returns the clock event."""
+        k, last, n = len(ids), ids[-1], self._n
+        rank = RANK[last]
+        self._color = COLOR_OF[last]
+        skips = 0
+        if rank == _SKIP or (rank == _REVERSE and n == 2):
+            skips = k
+        elif rank == _REVERSE and k % 2:
+            self._dir = -self._dir
+        elif rank == _DRAW_TWO:
+            self._stack += 2 * k
+        elif rank == _WILD4:
+            self._stack += 4 * k
+        nxt = (seat + (1 + skips) * self._dir) % n
+        if rank == _WILD or rank == _WILD4:
+            self._color = -1
+            return self._ask_color(seat, nxt, now)
+        return self._start_turn(nxt, now)
+
+    def _ask_color(self, chooser: int, then: int, now: float) -> Event:
+        self._phase = Phase.COLOR
+        self._turn, self._chooser, self._next = -1, chooser, then
+        self._drawn = False
+        self._clock = now + self._timeout
+        return {"type": "choose", "to": None, "seat": chooser, "deadline": self._clock}
+
+    def _start_turn(self, seat: int, now: float) -> Event:
+        self._phase = Phase.TURN
+        self._turn, self._chooser = seat, -1
+        self._drawn = False
+        self._clock = now + self._timeout
+        if self._chances[seat] & CUT_IN:
+            # On turn, the seat plays normally; its cut-in chance is part of its turn.
+            self._chances[seat] &= ~CUT_IN
+            self._forget_deadline_if_idle()
+        return {"type": "turn", "to": None, "seat": seat, "deadline": self._clock}
+
+    def _restart_clock(self, now: float) -> Event:
+        """R14.1: the optional draw restarts the clock for the play-or-pass decision."""
+        self._clock = now + self._timeout
+        return {"type": "turn", "to": None, "seat": self._turn, "deadline": self._clock}
+
+    def _open_chances(self, player: int, now: float) -> list[Event]:
+        """R7.1 / R9.1: who may cut in on or dobon the play just made; tell only them."""
+        top = self._discards[-1]
+        cls, number, points = CLASS_OF[top], IS_NUMBER[top], self._lp_points
+        turn, chances = self._turn, self._chances
+        events: list[Event] = []
+        deadline = now + self._timeout
+        for s in range(self._n):
+            if s == player:
+                continue
+            bits = DOBON if self._points[s] == points else 0
+            if s != turn and self._counts[s][cls] and (number or len(self._hands[s]) > 1):
+                bits |= CUT_IN
+            if bits:
+                chances[s] = bits
+                events.append({"type": "chance", "to": s, "seat": s,
+                               "kinds": list(_CHANCE_KINDS[bits]), "deadline": deadline})
+        if events:
+            self._chance_dl = deadline
+        return events
+
+    def _close_chances(self) -> None:
+        if self._chance_dl is not None:
+            self._chances = [0] * self._n
+            self._chance_dl = None
+
+    def _forget_deadline_if_idle(self) -> None:
+        if not any(self._chances):
+            self._chance_dl = None
+
+    def _go_out(self, seat: int, last: int, now: float) -> list[Event]:
+        """R8.2: a going-out play waits for dobon declarations when any seat can."""
+        self._color = COLOR_OF[last]
+        self._phase = Phase.AGARI_WAIT
+        self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
+        events: list[Event] = [{"type": "agari", "to": None, "seat": seat}]
+        deadline = now + self._timeout
+        for s in range(self._n):
+            if s != seat and self._points[s] == self._lp_points:
+                self._chances[s] = DOBON
+                events.append({"type": "chance", "to": s, "seat": s, "kinds": ["dobon"],
+                               "deadline": deadline})
+        if len(events) > 1:
+            self._chance_dl = deadline
+            return events
+        return events + self._finish(settle_agari(seat, list(self._points), self._rate), seat)
+
+    def _draw_cards(self, seat: int, count: int) -> list[int]:
+        deck = self._deck
+        got = [deck.pop() for _ in range(min(count, len(deck)))]
+        self._hands[seat] += got
+        counts = self._counts[seat]
+        for card in got:
+            counts[CLASS_OF[card]] += 1
+            self._points[seat] += POINTS[card]
+        return got
+
+    def _draw_one(self, seat: int, now: float) -> list[Event]:
+        """The optional draw; R12.1: the last card (or an empty deck) ends the game."""
+        self._close_chances()
+        was_empty = not self._deck
+        got = self._draw_cards(seat, 1)
+        events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": len(got)}]
+        if got:
+            events.append({"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[got[0]]]})
+        if was_empty or not self._deck:
+            return events + self._deck_out(seat)
+        self._drawn = True
+        return events
+
+    def _take(self, seat: int, now: float) -> list[Event]:
+        """R5.2: take the whole stack; R5.4 / R12.1: a short deck ends the game."""
+        self._close_chances()
+        was_empty = not self._deck
+        got = self._draw_cards(seat, self._stack)
+        self._stack = 0
+        events: list[Event] = [{"type": "take", "to": None, "seat": seat, "count": len(got)}]
+        if got:
+            events.append({"type": "drawn", "to": seat, "seat": seat,
+                           "cards": [CODE[i] for i in got]})
+        if was_empty or not self._deck:
+            return events + self._deck_out(seat)
+        nxt = (seat + self._dir) % self._n
+        if self._color < 0:
+            # R3.3: F took a first-card W+4, so the next player chooses and then plays.
+            events.append(self._ask_color(nxt, nxt, now))
+        else:
+            events.append(self._start_turn(nxt, now))
+        return events
+
+    def _pass(self, seat: int, now: float) -> list[Event]:
+        self._close_chances()
+        event: Event = {"type": "pass", "to": None, "seat": seat}
+        return [event, self._start_turn((seat + self._dir) % self._n, now)]
+
+    def _set_color(self, seat: int, color: int, now: float) -> list[Event]:
+        self._color = color
+        event: Event = {"type": "color", "to": None, "seat": seat, "color": COLORS[color]}
+        return [event, self._start_turn(self._next, now)]
+
+    def _declare(self, seat: int, now: float) -> list[Event]:
+        """R9.4: the first dobon stops the game; others with an open chance may follow."""
+        event: Event = {"type": "dobon", "to": None, "seat": seat, "target": self._lp_seat,
+                        "hand": [CODE[i] for i in self._hands[seat]]}
+        self._chances[seat] = 0
+        self._declarers.append(seat)
+        if self._phase is not Phase.DOBON_WAIT:
+            self._stop_for_dobon(now)
+        if any(self._chances):
+            return [event]
+        return [event] + self._close_dobon_wait(now)
+
+    def _stop_for_dobon(self, now: float) -> None:
+        self._target = self._lp_seat
+        self._phase = Phase.DOBON_WAIT
+        self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
+        # Only dobon chances on the same play survive, for one timeout from now.
+        self._chances = [bits & DOBON for bits in self._chances]
+        self._chance_dl = now + self._timeout
+
+    def _close_dobon_wait(self, now: float) -> list[Event]:
+        """R10.1: the dobon'd seat may return when its remaining hand equals the play."""
+        self._chances = [0] * self._n
+        target = self._target
+        if self._hands[target] and self._points[target] == self._lp_points:
+            self._phase = Phase.RETURN_WAIT
+            self._chances[target] = RETURN
+            self._chance_dl = now + self._timeout
+            return [{"type": "chance", "to": target, "seat": target, "kinds": ["return"],
+                     "deadline": self._chance_dl}]
+        self._chance_dl = None
+        return self._finish(self._settle_dobon(returned=False), self._declarers[-1])
+
+    def _return(self, seat: int) -> list[Event]:
+        event: Event = {"type": "return", "to": None, "seat": seat,
+                        "hand": [CODE[i] for i in self._hands[seat]]}
+        return [event] + self._finish(self._settle_dobon(returned=True), seat)
+
+    def _settle_dobon(self, returned: bool) -> Result:
+        points = list(self._points)
+        points[self._target] += self._lp_points  # R11: the play dobon'd on counts back
+        return settle_dobon(self._target, list(self._declarers), points, self._rate, returned)
+
+    def _decline(self, seat: int, now: float, timed_out: bool) -> list[Event]:
+        self._chances[seat] = 0
+        event: Event = {"type": "decline", "to": seat, "seat": seat}
+        if timed_out:
+            event["timeout"] = True
+        if any(self._chances):
+            return [event]
+        return [event] + self._all_answered(now)
+
+    def _all_answered(self, now: float) -> list[Event]:
+        """R14.2: a wait ends once every seat asked has answered."""
+        self._chance_dl = None
+        phase = self._phase
+        if phase is Phase.AGARI_WAIT:
+            return self._finish(settle_agari(self._lp_seat, list(self._points), self._rate),
+                                self._lp_seat)
+        if phase is Phase.DOBON_WAIT:
+            return self._close_dobon_wait(now)
+        if phase is Phase.RETURN_WAIT:
+            return self._finish(self._settle_dobon(returned=False), self._target)
+        return []
+
+    def _deck_out(self, drawer: int) -> list[Event]:
+        nxt = (drawer + self._dir) % self._n  # R13.2
+        return self._finish(settle_deck_out(nxt, list(self._points), self._rate), drawer)
+
+    def _finish(self, result: Result, seat: int) -> list[Event]:
+        self._phase = Phase.FINISHED
+        self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
+        self._chances = [0] * self._n
+        self._chance_dl = None
+        self._result = result
+        return [{"type": "finished", "to": None, "seat": seat, "result": result.to_dict(),
+                 "hands": [[CODE[i] for i in h] for h in self._hands]}]
+
+    # ------------------------------------------------------------------ timeouts
+
+    def _due(self) -> tuple[float | None, bool]:
+        """The earliest deadline and whether it is the chances' (they lapse first on a tie)."""
+        chance, clock = self._chance_dl, self._clock
+        if chance is not None and (clock is None or chance <= clock):
+            return chance, True
+        return clock, False
+
+    def _lapse_chances(self, deadline: float) -> list[Event]:
+        """R7.6 / R9.2 / R10.2: unanswered chances lapse, told only to their seats."""
+        events: list[Event] = []
+        for s in range(self._n):
+            if self._chances[s]:
+                self._chances[s] = 0
+                events.append({"type": "decline", "to": s, "seat": s, "timeout": True})
+        return events + self._all_answered(deadline)
+
+    def _clock_timeout(self, deadline: float) -> list[Event]:
+        """R14: the automatic action of the seat on turn or the chooser."""
+        if self._phase is Phase.COLOR:
+            seat = self._chooser
+            color = self._rng.randrange(4)
+            return [_timeout_event(seat, "color")] + self._set_color(seat, color, deadline)
+        seat = self._turn
+        if self._stack:
+            return [_timeout_event(seat, "take")] + self._take(seat, deadline)
+        if self._drawn:
+            return [_timeout_event(seat, "pass")] + self._pass(seat, deadline)
+        events = [_timeout_event(seat, "draw_pass")] + self._draw_one(seat, deadline)
+        if self._phase is Phase.FINISHED:
+            return events
+        return events + self._pass(seat, deadline)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (R15); ``None`` for a spectator. JSON-safe.
+
+        >>> g = Game.new(players=2, first_player=1, seed=3)
+        >>> v = g.view(None)
+        >>> "hand" in v, v["hand_counts"]
+        (False, [7, 7])
+        """
+        if seat is not None:
+            self._check_seat(seat)
+        view: dict[str, Any] = {
+            "seat": seat, "players": self._n, "phase": self._phase.value,
+            "turn": self.turn, "chooser": self.chooser, "direction": self._dir,
+            "top": self.top, "color": self.color, "pending_draw": self._stack,
+            "deck_count": len(self._deck), "discard_count": len(self._discards),
+            "rate": self._rate, "timeout": self._timeout,
+            "hand_counts": self.hand_counts,
+            "revealed": self._revealed(),
+            "has_drawn": self._drawn,
+            "turn_deadline": self._clock,
+            "wait_deadline": self._chance_dl if self._phase in _WAITS else None,
+            "last_play": self.last_play,
+            "dobon": self._dobon_view(),
+            "result": self._result.to_dict() if self._result else None,
+        }
+        if seat is None:
+            view.update(deadline=None, chances=[], legal_actions=[])
+            return view
+        view["hand"] = self.hand(seat)
+        view["deadline"] = self._deadline_for(seat)
+        view["chances"] = list(_CHANCE_KINDS[self._chances[seat]])
+        view["legal_actions"] = self.legal_actions(seat)
+        return view
+
+    def _revealed(self) -> list[list[str] | None]:
+        """R9.5: declarers' and a returner's hands; R15.2: every hand once finished."""
+        shown: list[list[str] | None] = [None] * self._n
+        finished = self._phase is Phase.FINISHED
+        returned = self._result is not None and self._result.kind == "return"
+        for s in range(self._n):
+            if finished or s in self._declarers or (returned and s == self._target):
+                shown[s] = [CODE[i] for i in self._hands[s]]
+        return shown
+
+    def _dobon_view(self) -> dict[str, Any] | None:
+        if self._target < 0:
+            return None
+        return {"target": self._target, "declarers": list(self._declarers)}
+
+    def _deadline_for(self, seat: int) -> float | None:
+        mine = [d for d, ok in ((self._clock, seat in (self._turn, self._chooser)),
+                                (self._chance_dl, bool(self._chances[seat])))
+                if ok and d is not None]
+        return min(mine) if mine else None
+
+    # ------------------------------------------------------------------ copy and save
+
+    def copy(self) -> Game:
+        """An independent copy (RNG included) that behaves identically."""
+        g = Game.__new__(Game)
+        g._n, g._dir, g._phase, g._color = self._n, self._dir, self._phase, self._color
+        g._hands = [list(h) for h in self._hands]
+        g._counts = [list(c) for c in self._counts]
+        g._points = list(self._points)
+        g._deck, g._discards = list(self._deck), list(self._discards)
+        g._turn, g._chooser, g._next = self._turn, self._chooser, self._next
+        g._clock, g._drawn, g._stack = self._clock, self._drawn, self._stack
+        g._rate, g._timeout = self._rate, self._timeout
+        g._lp_seat, g._lp_count, g._lp_points = self._lp_seat, self._lp_count, self._lp_points
+        g._chances, g._chance_dl = list(self._chances), self._chance_dl
+        g._target, g._declarers, g._result = self._target, list(self._declarers), self._result
+        g._rng = random.Random()
+        g._rng.setstate(self._rng.getstate())
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state, JSON-safe (hidden cards and the RNG included: keep it server-side)."""
+        version, internal, gauss = self._rng.getstate()
+        return {
+            "format": _FORMAT,
+            "hands": [[CODE[i] for i in h] for h in self._hands],
+            "deck": [CODE[i] for i in reversed(self._deck)],
+            "discards": [CODE[i] for i in self._discards],
+            "color": self.color, "direction": self._dir, "phase": self._phase.value,
+            "turn": self._turn, "chooser": self._chooser, "next": self._next,
+            "clock": self._clock, "has_drawn": self._drawn, "pending_draw": self._stack,
+            "rate": self._rate, "timeout": self._timeout,
+            "last_play": {"seat": self._lp_seat, "count": self._lp_count,
+                          "points": self._lp_points},
+            "chances": [list(_CHANCE_KINDS[b]) for b in self._chances],
+            "chance_deadline": self._chance_dl,
+            "target": self._target, "declarers": list(self._declarers),
+            "result": self._result.to_dict() if self._result else None,
+            "rng": [version, list(internal), gauss],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        """Rebuild a game saved by :meth:`to_dict`; it then plays on identically."""
+        if d.get("format") != _FORMAT:
+            raise ValueError(f"unsupported saved game format {d.get('format')!r}")
+        g = cls.__new__(cls)
+        g._hands = [parse_cards(h) for h in d["hands"]]
+        g._n = len(g._hands)
+        g._counts = [_class_counts(h) for h in g._hands]
+        g._points = [sum(POINTS[i] for i in h) for h in g._hands]
+        g._deck = list(reversed(parse_cards(d["deck"])))
+        g._discards = parse_cards(d["discards"])
+        g._color = COLOR_INDEX[d["color"]] if d["color"] is not None else -1
+        g._dir, g._phase = int(d["direction"]), Phase(d["phase"])
+        g._turn, g._chooser, g._next = int(d["turn"]), int(d["chooser"]), int(d["next"])
+        g._clock, g._drawn, g._stack = d["clock"], bool(d["has_drawn"]), int(d["pending_draw"])
+        g._rate, g._timeout = int(d["rate"]), float(d["timeout"])
+        lp = d["last_play"]
+        g._lp_seat, g._lp_count, g._lp_points = int(lp["seat"]), int(lp["count"]), int(lp["points"])
+        g._chances = [sum(_KIND_BITS[k] for k in kinds) for kinds in d["chances"]]
+        g._chance_dl = d["chance_deadline"]
+        g._target, g._declarers = int(d["target"]), [int(s) for s in d["declarers"]]
+        g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
+        version, internal, gauss = d["rng"]
+        g._rng = random.Random()
+        g._rng.setstate((version, tuple(internal), gauss))
+        return g
+
+    def __repr__(self) -> str:
+        return (f"<Game {self._n} seats phase={self._phase.value} top={self.top} "
+                f"color={self.color} turn={self.turn}>")
+
+
+def _timeout_event(seat: int, action: str) -> Event:
+    return {"type": "timeout", "to": None, "seat": seat, "action": action}
+
+
+def _check_table(players: int, first_player: int, rate: int, timeout: float) -> None:
+    if not isinstance(players, int) or not 2 <= players <= 8:
+        raise ValueError(f"a table has 2 to 8 seats, not {players!r} (R1.1)")
+    if not isinstance(first_player, int) or not 0 <= first_player < players:
+        raise ValueError(f"first_player {first_player!r} is not a seat")
+    if not isinstance(rate, int) or rate < 1:
+        raise ValueError(f"rate must be a positive integer, not {rate!r}")
+    if not isinstance(timeout, (int, float)) or not 5 <= timeout <= 60:
+        raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
+
+
+def _class_counts(hand: list[int]) -> list[int]:
+    counts = [0] * N_CLASSES
+    for card in hand:
+        counts[CLASS_OF[card]] += 1
+    return counts
+
+
+def _plays_of_class(seat_hand: list[int], cls: int, count: int) -> list[list[int]]:
+    """Every play of 1..count identical cards of ``cls`` that R8.1 allows."""
+    hand_size = len(seat_hand)
+    if cls == FORCE_CLASS:
+        return _force_plays(seat_hand)
+    card = cls  # coloured cards, W and W+4 have one id per class
+    top = count if IS_NUMBER[card] or count < hand_size else count - 1
+    return [[card] * k for k in range(1, top + 1)]
+
+
+def _force_plays(hand: list[int]) -> list[list[int]]:
+    """R4.4: every sub-multiset of the F cards held, one order per final colour.
+
+    F cards never go out (R8.1), so a play may not use the whole hand.
+    """
+    held = [hand.count(f) for f in FORCE_IDS]
+    plays: list[list[int]] = []
+    for take in itertools.product(*(range(h + 1) for h in held)):
+        size = sum(take)
+        if size == 0 or size == len(hand):
+            continue
+        cards = [f for f, t in zip(FORCE_IDS, take) for _ in range(t)]
+        for last in FORCE_IDS:
+            if last in cards:
+                rest = list(cards)
+                rest.remove(last)
+                plays.append(rest + [last])
+    return plays
