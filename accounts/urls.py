@@ -1,4 +1,12 @@
-from django.urls import path
+from django.urls import URLPattern, path
+
+from accounts import views
 
 app_name = "accounts"
-urlpatterns: list = []
+urlpatterns: list[URLPattern] = [
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("u/<str:username>/", views.profile, name="profile"),
+]

@@ -1,7 +1,26 @@
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-from game import urls_play
+from game import urls_play, views
 
 app_name = "game"
-urlpatterns: list[URLPattern] = []
+urlpatterns: list[URLPattern] = [
+    path("", views.lobby, name="lobby"),
+    path("rooms/new/", views.create_room, name="create_room"),
+    path("rooms/<int:room_id>/", views.room_detail, name="room"),
+    path("rooms/<int:room_id>/seat/", views.take_seat, name="take_seat"),
+    path("rooms/<int:room_id>/leave/", views.leave_room, name="leave_room"),
+    path("rooms/<int:room_id>/settings/", views.room_settings, name="room_settings"),
+    path(
+        "rooms/<int:room_id>/members/<int:user_id>/remove/",
+        views.remove_member,
+        name="remove_member",
+    ),
+    path(
+        "rooms/<int:room_id>/members/<int:user_id>/make-owner/",
+        views.transfer_ownership,
+        name="transfer_ownership",
+    ),
+    path("join/", views.join_by_code, name="join_by_code"),
+    path("join/<str:code>/", views.join_by_invite, name="join"),
+]
 urlpatterns += urls_play.urlpatterns

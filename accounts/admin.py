@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from game.models import Membership
+
+
+class SeatInline(admin.TabularInline):
+    model = Membership
+    fk_name = "user"
+    extra = 0
+    fields = ["room", "seat_index", "points", "joined_at"]
+    readonly_fields = ["joined_at"]
+    autocomplete_fields = ["room"]
+    verbose_name_plural = _("seats")
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = ["username", "email", "is_active", "is_staff", "date_joined", "last_login"]
+    list_filter = ["is_active", "is_staff", "is_superuser", "date_joined"]
+    search_fields = ["username", "email", "first_name", "last_name"]
+    ordering = ["-date_joined"]
+    inlines = [SeatInline]

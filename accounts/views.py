@@ -1,0 +1,80 @@
+"""Sign up, log in and out, change the password, and the public face of a player."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from accounts.forms import SignupForm
+from accounts.models import User
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up: the `next` the login page would honour, or the lobby."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else ""
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("game:lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+        return redirect(_safe_next(request) or resolve_url("game:lobby"))
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    """POST only (Django's own rule): a link or prefetch must not log anyone out."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, _("You are logged out."))
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+
+    def form_valid(self, form):  # type: ignore[no-untyped-def]
+        messages.success(self.request, _("Your password has been changed."))
+        return super().form_valid(form)
+
+    def get_success_url(self) -> str:
+        return self.request.user.get_absolute_url()  # type: ignore[union-attr]
+
+
+@login_required
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username)
+    # Private rooms show up only for people who may see them anyway.
+    visible = (
+        Q(room__is_public=True)
+        | Q(room__owner=request.user)
+        | Q(room__memberships__user=request.user)
+    )
+    seats = (
+        player.memberships.filter(visible)
+        .select_related("room", "room__owner")
+        .distinct()
+        .order_by("joined_at")
+    )
+    return render(request, "accounts/profile.html", {"player": player, "seats": seats})

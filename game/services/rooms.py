@@ -1,0 +1,312 @@
+"""Rooms: create them, sit down, stand up, and the owner's powers.
+
+Every change runs in one transaction that first locks the room row
+(`select_for_update`), so two requests can neither seat two people on one seat nor
+hand the room to two owners. The database constraints on Membership stay the last
+line of defence.
+
+Errors the user can fix raise `RoomError` (its message is shown as it is); asking for
+an owner's power without being the owner raises `PermissionDenied` (a 403).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from game.models import (
+    DEFAULT_SEATS,
+    DEFAULT_TIMEOUT,
+    MAX_SEATS,
+    MAX_TIMEOUT,
+    MIN_SEATS,
+    MIN_TIMEOUT,
+    Game,
+    Membership,
+    Room,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
+
+class RoomError(Exception):
+    """A change the room's rules forbid. `field` names the form field it belongs to."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def with_occupancy(rooms: QuerySet[Room]) -> QuerySet[Room]:
+    """Annotate `seats_taken`, `seats_free` and `game_on` for lists of rooms."""
+    running = Game.objects.filter(room=OuterRef("pk"), status=Game.Status.RUNNING)
+    return rooms.annotate(
+        seats_taken=Count("memberships", distinct=True),
+        seats_free=F("seat_count") - Count("memberships", distinct=True),
+        game_on=Exists(running),
+    ).select_related("owner")
+
+
+def rooms_of(user: User) -> QuerySet[Room]:
+    """Rooms the user owns or sits in, private ones included."""
+    # A subquery rather than a join: a join on memberships would make
+    # with_occupancy() count only this user's own seat.
+    seated = Membership.objects.filter(user=user).values("room_id")
+    return Room.objects.filter(Q(owner=user) | Q(pk__in=seated))
+
+
+def public_rooms() -> QuerySet[Room]:
+    return Room.objects.filter(is_public=True)
+
+
+def can_view_room(
+    room: Room,
+    user: AbstractBaseUser | AnonymousUser,
+    invited_room_ids: Collection[int] = (),
+) -> bool:
+    """Public rooms are open to everyone signed in; private ones to their owner, their
+    members and whoever arrived through the invite link or code."""
+    if not user.is_authenticated:
+        return False
+    if room.is_public or room.owner_id == user.pk or room.pk in invited_room_ids:
+        return True
+    return room.memberships.filter(user_id=user.pk).exists()
+
+
+def has_running_game(room: Room) -> bool:
+    return Game.objects.filter(room=room, status=Game.Status.RUNNING).exists()
+
+
+_CODE_RE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def find_room_by_code(text: str) -> Room | None:
+    """The room an invite code names. Accepts a pasted invite link as well as the code."""
+    candidates = _CODE_RE.findall(text.strip())
+    # The code is the last path segment of the link, or the whole text.
+    code = candidates[-1] if candidates else ""
+    return Room.objects.filter(invite_code=code).first() if code else None
+
+
+# -- checks ------------------------------------------------------------------------------
+
+
+def _lock(room: Room) -> Room:
+    return Room.objects.select_for_update().get(pk=room.pk)
+
+
+def check_owner(room: Room, user: AbstractBaseUser | AnonymousUser) -> None:
+    if not user.is_authenticated or room.owner_id != user.pk:
+        raise PermissionDenied(_("Only the owner of the room may do this."))
+
+
+def _check_no_game(room: Room, message: str) -> None:
+    if has_running_game(room):
+        raise RoomError(message)
+
+
+def _check_settings(seat_count: int, timeout_seconds: int) -> None:
+    if not MIN_SEATS <= seat_count <= MAX_SEATS:
+        raise RoomError(
+            _("A room has %(min)d to %(max)d seats.") % {"min": MIN_SEATS, "max": MAX_SEATS},
+            field="seat_count",
+        )
+    if not MIN_TIMEOUT <= timeout_seconds <= MAX_TIMEOUT:
+        raise RoomError(
+            _("The timeout is %(min)d to %(max)d seconds.")
+            % {"min": MIN_TIMEOUT, "max": MAX_TIMEOUT},
+            field="timeout_seconds",
+        )
+
+
+def _seat_of(room: Room, user_id: int) -> Membership | None:
+    return room.memberships.filter(user_id=user_id).first()
+
+
+# -- changing ----------------------------------------------------------------------------
+
+
+def create_room(
+    owner: User,
+    *,
+    name: str,
+    seat_count: int = DEFAULT_SEATS,
+    timeout_seconds: int = DEFAULT_TIMEOUT,
+    is_public: bool = True,
+) -> Room:
+    """Create a room and seat its owner at seat 0 (R3.2 counts from the owner)."""
+    name = name.strip()
+    if not name:
+        raise RoomError(_("Give the room a name."), field="name")
+    _check_settings(seat_count, timeout_seconds)
+    with transaction.atomic():
+        room = Room.objects.create(
+            name=name,
+            owner=owner,
+            seat_count=seat_count,
+            timeout_seconds=timeout_seconds,
+            is_public=is_public,
+        )
+        Membership.objects.create(room=room, user=owner, seat_index=0)
+    return room
+
+
+def take_seat(room: Room, user: User, seat_index: int | None = None) -> Membership:
+    """Sit down on `seat_index` (or the first free seat clockwise when None).
+
+    A member who is already seated moves to the new seat, keeping their place in the
+    seniority order; moving is refused while a game runs because the game maps its
+    players to room seats. A room without an owner (the owner deleted their account)
+    is adopted by whoever sits down.
+    """
+    with transaction.atomic():
+        room = _lock(room)
+        taken = dict(room.memberships.values_list("seat_index", "user_id"))
+        if seat_index is None:
+            if user.pk in taken.values():
+                return room.memberships.get(user=user)
+            seat_index = _first_free_seat(room, taken)
+        elif not 0 <= seat_index < room.seat_count:
+            raise RoomError(_("This room has no such seat."))
+        if taken.get(seat_index) == user.pk:
+            return room.memberships.get(user=user)
+        if seat_index in taken:
+            raise RoomError(_("Someone already sits on that seat."))
+        membership = _sit(room, user, seat_index)
+        if room.owner_id is None:
+            room.owner = user
+        room.save(update_fields=["owner", "updated_at"])
+    return membership
+
+
+def join_room(room: Room, user: User) -> Membership:
+    """Take the first free seat clockwise (or keep the seat already held)."""
+    return take_seat(room, user, None)
+
+
+def _first_free_seat(room: Room, taken: dict[int, int]) -> int:
+    for index in range(room.seat_count):
+        if index not in taken:
+            return index
+    raise RoomError(_("Every seat in this room is taken."))
+
+
+def _sit(room: Room, user: User, seat_index: int) -> Membership:
+    membership = _seat_of(room, user.pk)
+    if membership is not None:
+        _check_no_game(room, _("You cannot change seats while a game is running."))
+        membership.seat_index = seat_index
+        membership.save(update_fields=["seat_index"])
+        return membership
+    try:
+        # A savepoint, so PostgreSQL can go on after a lost race for the seat.
+        with transaction.atomic():
+            return Membership.objects.create(room=room, user=user, seat_index=seat_index)
+    except IntegrityError as exc:
+        raise RoomError(_("Someone already sits on that seat.")) from exc
+
+
+def leave_room(room: Room, user: User) -> Room:
+    """Stand up. When the owner leaves, the longest-seated member becomes owner; an
+    owner who leaves an otherwise empty room keeps it (rooms persist)."""
+    with transaction.atomic():
+        room = _lock(room)
+        membership = _seat_of(room, user.pk)
+        if membership is None:
+            raise RoomError(_("You do not sit in this room."))
+        _check_no_game(room, _("You cannot leave while a game is running in this room."))
+        membership.delete()
+        if room.owner_id == user.pk:
+            _pass_ownership_on(room)
+        room.save(update_fields=["owner", "updated_at"])
+    return room
+
+
+def _pass_ownership_on(room: Room) -> None:
+    successor = room.memberships.order_by("joined_at", "pk").first()
+    if successor is not None:
+        room.owner_id = successor.user_id
+
+
+def update_room_settings(
+    room: Room,
+    by: User,
+    *,
+    name: str,
+    seat_count: int,
+    timeout_seconds: int,
+    is_public: bool,
+) -> Room:
+    """The owner changes the room between games. Seats cannot vanish under people."""
+    name = name.strip()
+    if not name:
+        raise RoomError(_("Give the room a name."), field="name")
+    _check_settings(seat_count, timeout_seconds)
+    with transaction.atomic():
+        room = _lock(room)
+        check_owner(room, by)
+        _check_no_game(room, _("Settings can only change between games."))
+        highest = room.memberships.aggregate(highest=Max("seat_index"))["highest"]
+        if highest is not None and seat_count <= highest:
+            raise RoomError(
+                _("Seat %(seat)d is taken: the room needs at least %(count)d seats.")
+                % {"seat": highest + 1, "count": highest + 1},
+                field="seat_count",
+            )
+        room.name, room.seat_count = name, seat_count
+        room.timeout_seconds, room.is_public = timeout_seconds, is_public
+        room.save()
+    return room
+
+
+def remove_member(room: Room, by: User, user_id: int) -> Room:
+    """The owner unseats someone else (not during a game, which maps players to seats)."""
+    with transaction.atomic():
+        room = _lock(room)
+        check_owner(room, by)
+        if user_id == by.pk:
+            raise RoomError(_("To give up your own seat, leave the room."))
+        membership = _seat_of(room, user_id)
+        if membership is None:
+            raise RoomError(_("That person does not sit in this room."))
+        _check_no_game(room, _("Nobody can be removed while a game is running."))
+        membership.delete()
+        room.save(update_fields=["updated_at"])
+    return room
+
+
+def transfer_ownership(room: Room, by: User, user_id: int) -> Room:
+    """The owner hands the room to a seated member."""
+    with transaction.atomic():
+        room = _lock(room)
+        check_owner(room, by)
+        if user_id == by.pk:
+            raise RoomError(_("You already own this room."))
+        if _seat_of(room, user_id) is None:
+            raise RoomError(_("Only someone seated in the room can become its owner."))
+        room.owner_id = user_id
+        room.save(update_fields=["owner", "updated_at"])
+    return room
+
+
+def reset_deck_out_streak(room: Room) -> Room:
+    """Back to rate ×1 (R12.3): an admin's repair when a room's counter went wrong."""
+    with transaction.atomic():
+        room = _lock(room)
+        room.deck_out_streak = 0
+        room.save(update_fields=["deck_out_streak", "updated_at"])
+    return room

@@ -1,0 +1,285 @@
+"""Lobby and room pages: each view checks who may see what, calls one service from
+game.services.rooms and renders or redirects with a message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from game.forms import JoinCodeForm, RoomForm, SeatForm
+from game.models import Membership, Room
+from game.services import rooms
+from game.services.rooms import RoomError
+
+# Rooms whose invite link or code this session used: it may see them while private.
+INVITED_SESSION_KEY = "dobon_invited_rooms"
+PUBLIC_ROOMS_PER_PAGE = 20
+
+
+@dataclass(frozen=True)
+class Seat:
+    index: int
+    membership: Membership | None
+
+    @property
+    def number(self) -> int:
+        """Seats are 0-based in the rules (R1.1) and 1-based on screen."""
+        return self.index + 1
+
+
+def _invited_room_ids(request: HttpRequest) -> list[int]:
+    return list(request.session.get(INVITED_SESSION_KEY, []))
+
+
+def _remember_invite(request: HttpRequest, room: Room) -> None:
+    ids = set(_invited_room_ids(request)) | {room.pk}
+    request.session[INVITED_SESSION_KEY] = sorted(ids)
+
+
+def _visible_room(request: HttpRequest, room_id: int) -> Room:
+    """The room, or a 404 that does not tell outsiders a private room exists."""
+    room = get_object_or_404(Room.objects.select_related("owner"), pk=room_id)
+    if not rooms.can_view_room(room, request.user, _invited_room_ids(request)):
+        raise Http404
+    return room
+
+
+def _owned_room(request: HttpRequest, room_id: int) -> Room:
+    room = _visible_room(request, room_id)
+    rooms.check_owner(room, request.user)
+    return room
+
+
+def _start_url(room: Room) -> str:
+    # Starting a game belongs to the live-play layer; without its URL the page simply
+    # shows no start button.
+    try:
+        return reverse("game:start", args=[room.pk])
+    except NoReverseMatch:
+        return ""
+
+
+def _member(room: Room, user_id: int) -> Membership | None:
+    return room.memberships.select_related("user").filter(user_id=user_id).first()
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    mine = rooms.rooms_of(request.user)
+    others = rooms.public_rooms().exclude(pk__in=mine.values("pk"))
+    page = Paginator(
+        rooms.with_occupancy(others).order_by("-updated_at", "-pk"), PUBLIC_ROOMS_PER_PAGE
+    ).get_page(request.GET.get("page"))
+    context = {
+        "my_rooms": rooms.with_occupancy(mine).order_by("-updated_at", "-pk"),
+        "public_page": page,
+        "join_form": JoinCodeForm(),
+    }
+    return render(request, "game/lobby.html", context)
+
+
+@login_required
+def create_room(request: HttpRequest) -> HttpResponse:
+    form = RoomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            room = rooms.create_room(request.user, **form.cleaned_data)
+        except RoomError as exc:
+            form.add_error(exc.field, exc.message)
+        else:
+            messages.success(request, _("Room “%(name)s” is ready.") % {"name": room.name})
+            return redirect(room)
+    return render(request, "game/room_form.html", {"form": form})
+
+
+@login_required
+def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _visible_room(request, room_id)
+    members = list(room.memberships.select_related("user").order_by("seat_index"))
+    by_seat = {m.seat_index: m for m in members}
+    mine = next((m for m in members if m.user_id == request.user.pk), None)
+    is_owner = room.owner_id == request.user.pk
+    running_game = room.running_game()
+    invite_url = reverse("game:join", args=[room.invite_code])
+    context = {
+        "room": room,
+        "seats": [Seat(i, by_seat.get(i)) for i in range(room.seat_count)],
+        "members": members,
+        "my_membership": mine,
+        "is_owner": is_owner,
+        "has_free_seat": len(members) < room.seat_count,
+        "running_game": running_game,
+        "invite_url": request.build_absolute_uri(invite_url) if mine or is_owner else "",
+        "start_url": _start_url(room) if is_owner and running_game is None else "",
+        "ws_url": f"/ws/rooms/{room.pk}/",
+    }
+    return render(request, "game/room.html", context)
+
+
+@login_required
+@require_POST
+def take_seat(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _visible_room(request, room_id)
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("This room has no such seat."))
+        return redirect(room)
+    try:
+        membership = rooms.take_seat(room, request.user, form.cleaned_data["seat_index"])
+    except RoomError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request, _("You sit on seat %(number)d.") % {"number": membership.seat_index + 1}
+        )
+    return redirect(room)
+
+
+@login_required
+def leave_room(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _visible_room(request, room_id)
+    if request.method == "POST":
+        try:
+            rooms.leave_room(room, request.user)
+        except RoomError as exc:
+            messages.error(request, exc.message)
+            return redirect(room)
+        messages.success(request, _("You left “%(name)s”.") % {"name": room.name})
+        return redirect("game:lobby")
+    if _member(room, request.user.pk) is None:
+        messages.error(request, _("You do not sit in this room."))
+        return redirect(room)
+    return _confirm(
+        request,
+        room,
+        title=_("Leave the room?"),
+        question=_("You give up your seat in “%(name)s”.") % {"name": room.name},
+        note=_("You are the owner: the member seated longest becomes the new owner.")
+        if room.owner_id == request.user.pk
+        else "",
+        action=reverse("game:leave_room", args=[room.pk]),
+        button=_("Leave"),
+    )
+
+
+@login_required
+def room_settings(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _owned_room(request, room_id)
+    form = RoomForm.for_room(room, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            rooms.update_room_settings(room, request.user, **form.cleaned_data)
+        except RoomError as exc:
+            form.add_error(exc.field, exc.message)
+        else:
+            messages.success(request, _("The room's settings are saved."))
+            return redirect(room)
+    context = {"room": room, "form": form, "game_on": rooms.has_running_game(room)}
+    return render(request, "game/room_settings.html", context)
+
+
+@login_required
+def remove_member(request: HttpRequest, room_id: int, user_id: int) -> HttpResponse:
+    room = _owned_room(request, room_id)
+    member = _member(room, user_id)
+    if request.method == "POST":
+        try:
+            rooms.remove_member(room, request.user, user_id)
+        except RoomError as exc:
+            messages.error(request, exc.message)
+        else:
+            name = member.user.username if member else ""
+            messages.success(request, _("%(name)s no longer sits here.") % {"name": name})
+        return redirect(room)
+    if member is None or user_id == request.user.pk:
+        messages.error(request, _("That person does not sit in this room."))
+        return redirect(room)
+    return _confirm(
+        request,
+        room,
+        title=_("Remove a member?"),
+        question=_("%(name)s loses their seat in “%(room)s”.")
+        % {"name": member.user.username, "room": room.name},
+        note="",
+        action=reverse("game:remove_member", args=[room.pk, user_id]),
+        button=_("Remove"),
+    )
+
+
+@login_required
+def transfer_ownership(request: HttpRequest, room_id: int, user_id: int) -> HttpResponse:
+    room = _owned_room(request, room_id)
+    member = _member(room, user_id)
+    if request.method == "POST":
+        try:
+            rooms.transfer_ownership(room, request.user, user_id)
+        except RoomError as exc:
+            messages.error(request, exc.message)
+        else:
+            name = member.user.username if member else ""
+            messages.success(request, _("%(name)s now owns this room.") % {"name": name})
+        return redirect(room)
+    if member is None or user_id == request.user.pk:
+        messages.error(request, _("Only someone seated in the room can become its owner."))
+        return redirect(room)
+    return _confirm(
+        request,
+        room,
+        title=_("Hand over the room?"),
+        question=_("%(name)s becomes the owner of “%(room)s”.")
+        % {"name": member.user.username, "room": room.name},
+        note=_("You keep your seat but can no longer change the settings."),
+        action=reverse("game:transfer_ownership", args=[room.pk, user_id]),
+        button=_("Hand over"),
+    )
+
+
+def _confirm(
+    request: HttpRequest,
+    room: Room,
+    *,
+    title: str,
+    question: str,
+    note: str,
+    action: str,
+    button: str,
+) -> HttpResponse:
+    context = {
+        "room": room,
+        "title": title,
+        "question": question,
+        "note": note,
+        "action": action,
+        "button": button,
+    }
+    return render(request, "game/confirm.html", context)
+
+
+@login_required
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    form = JoinCodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        return redirect("game:join", code=form.cleaned_data["code"])
+    return render(request, "game/join.html", {"form": form})
+
+
+@login_required
+def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
+    """An invite lets this session see the room, private or not; taking a seat is a
+    separate, deliberate POST on the room page (a GET never seats anyone)."""
+    room = get_object_or_404(Room, invite_code=code)
+    _remember_invite(request, room)
+    if _member(room, request.user.pk) is None:
+        messages.info(
+            request,
+            _("You are invited to “%(name)s”. Pick a free seat to join.") % {"name": room.name},
+        )
+    return redirect(room)
