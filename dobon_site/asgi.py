@@ -1,6 +1,11 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels."""
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+Without a broker (the laptop default) the process also runs the timeout clock
+(game/scheduler.py); with Celery, `celery worker` and one `celery beat` do.
+"""
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -10,8 +15,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from game.scheduler import StartSchedulerMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -21,3 +28,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Tests drive time themselves (injected clocks); a background sweep would race them.
+if settings.DOBON_INPROCESS_SCHEDULER and "pytest" not in sys.modules:
+    application = StartSchedulerMiddleware(application)

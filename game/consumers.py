@@ -1,0 +1,186 @@
+"""The live table socket, `/ws/rooms/<id>/`. Thin: parse, call one service, send.
+
+Client → server: `{"type": "action", "action": {...}}`, `{"type": "sync"}`.
+Server → client: `state` (the whole table as this user may see it), `event` (one engine
+event this user may see), `error` (a refusal, to the sender only). Every state and
+event carries the game's version; a client that sees a gap sends `sync`.
+
+Close codes: 4401 not signed in, 4403 private room and not a member, 4404 no room.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from game.messages import message_for
+from game.services import play
+
+log = logging.getLogger(__name__)
+
+CLOSE_CODES = {"anonymous": 4401, "forbidden": 4403, "no_room": 4404}
+
+
+class TokenBucket:
+    """`rate` messages per second on average, bursts up to `rate`."""
+
+    def __init__(self, rate: int) -> None:
+        self.rate = float(max(rate, 1))
+        self.tokens = self.rate
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    groups: list[str] = []
+
+    async def connect(self) -> None:
+        self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
+        self.user = self.scope.get("user")
+        self.language = _language_of(self.scope)
+        self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND)
+        self.seen: tuple[int, int] | None = None  # (game id, version) last sent
+        self.user_id: int | None = None
+        # Accept first: a close code sent before accepting becomes a bare HTTP 403.
+        await self.accept()
+        try:
+            room = await database_sync_to_async(play.check_can_watch)(self.room_id, self.user)
+        except play.PlayError as exc:
+            await self.close(code=CLOSE_CODES.get(exc.code, 4403))
+            return
+        self.user_id = self.user.pk
+        # Join before reading the table, so no change falls between the read and the join.
+        await self.channel_layer.group_add(play.room_group(room.pk), self.channel_name)
+        await self.channel_layer.group_add(play.user_group(self.user_id), self.channel_name)
+        await self.send_table()
+
+    async def disconnect(self, code: int) -> None:
+        if self.user_id is not None:
+            await self.channel_layer.group_discard(play.room_group(self.room_id), self.channel_name)
+            await self.channel_layer.group_discard(play.user_group(self.user_id), self.channel_name)
+
+    # -- from the client ---------------------------------------------------------------------
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if self.user_id is None:
+            return
+        if not self.bucket.take():
+            await self.send_error("rate_limited")
+            return
+        size = len(bytes_data) if bytes_data is not None else len((text_data or "").encode())
+        if size > settings.DOBON_WS_MAX_MESSAGE_BYTES:
+            await self.send_error("too_large")
+            return
+        try:
+            content = json.loads(text_data) if text_data is not None else None
+        except ValueError:
+            content = None
+        if not isinstance(content, dict):
+            await self.send_error("bad_json")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        if kind == "sync":
+            await self.send_table(force=True)
+        elif kind == "action":
+            await self.act(content.get("action"))
+        else:
+            await self.send_error("unknown_type")
+
+    async def act(self, action: Any) -> None:
+        try:
+            await database_sync_to_async(play.act_in_room)(self.room_id, self.user, action)
+        except play.PlayError as exc:
+            await self.send_error(exc.code)
+        except Exception:
+            log.exception("action failed in room %s", self.room_id)
+            await self.send_error("server_error")
+        # Success needs no answer here: the change arrives through the groups, like
+        # everyone else's.
+
+    # -- to the client --------------------------------------------------------------------------
+
+    async def send_error(self, code: str) -> None:
+        with translation.override(self.language):
+            message = message_for(code)
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def send_table(self, force: bool = False) -> None:
+        try:
+            state = await database_sync_to_async(_table)(self.room_id, self.user)
+        except play.PlayError:  # the room vanished (or access went) while connected
+            await self.close(code=4404)
+            return
+        if state["game"] is not None:
+            key = (state["game"], state["version"])
+            if not force and self.seen is not None and key <= self.seen:
+                return
+            self.seen = key
+        await self.send_json(state)
+
+    async def deliver(self, push: dict[str, Any]) -> None:
+        """Send a pushed change unless this socket already has it (or something newer)."""
+        key = (push["game"], push["version"])
+        if self.seen is not None and key <= self.seen:
+            return
+        self.seen = key
+        for event in push["events"]:
+            await self.send_json(
+                {"type": "event", "game": push["game"], "version": push["version"], "event": event}
+            )
+        view = push["view"]
+        state = {
+            "type": "state", "game": push["game"], "number": push["number"],
+            "version": push["version"], "status": push["status"], "seat": push["seat"],
+            "view": view, "deadline": play.deadline_of(view), "players": push["players"],
+            "server_time": time.time(),
+        }
+        if push.get("room_info") is not None:
+            state["room"] = push["room_info"]
+        await self.send_json(state)
+
+    # -- from the groups (channel message types) -------------------------------------------------
+
+    async def game_private(self, push: dict[str, Any]) -> None:
+        # The user group reaches this user's sockets in every room: keep this room's.
+        if push["room"] == self.room_id:
+            await self.deliver(push)
+
+    async def game_public(self, push: dict[str, Any]) -> None:
+        # Players get their own view through their user group; this one is for watchers.
+        if self.user_id not in push["seated"]:
+            await self.deliver(push)
+
+    async def table_sync(self, message: dict[str, Any]) -> None:
+        await self.send_table(force=True)
+
+
+def _table(room_id: int, user: Any) -> dict[str, Any]:
+    room = play.check_can_watch(room_id, user)
+    return play.table_for(room, user)
+
+
+def _language_of(scope: dict[str, Any]) -> str:
+    """The site's language cookie if set, else the default (Japanese)."""
+    wanted = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    supported = {code for code, _name in settings.LANGUAGES}
+    return wanted if wanted in supported else settings.LANGUAGE_CODE

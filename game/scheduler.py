@@ -1,0 +1,76 @@
+"""In-process timeouts for the laptop default (no broker): `make run` plays R14 alone.
+
+A background loop runs `expire_due_games` about four times a second inside the ASGI
+process, so an automatic action lands at most ~0.25 s after its deadline.
+
+It is an asyncio task on the server's own event loop that hands the database work to
+a worker thread (`sync_to_async`), rather than a free-standing thread: the pushes that
+follow a commit must run on the server's loop, because the in-memory channel layer's
+queues are not thread-safe and a put from a foreign thread would not wake the sockets
+waiting on them until something else happened. From a `sync_to_async` thread,
+`async_to_sync` sends on the main loop, which is exactly what the service layer does.
+
+The loop starts on the first ASGI connection (there is no running loop when
+`dobon_site/asgi.py` is imported) and only once per process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+log = logging.getLogger(__name__)
+
+INTERVAL = 0.25
+
+_task: asyncio.Task[None] | None = None
+
+
+def tick() -> int:
+    """One sweep, with fresh database connections (this thread serves no requests)."""
+    from game.services.play import expire_due_games
+
+    close_old_connections()
+    try:
+        return expire_due_games()
+    finally:
+        close_old_connections()
+
+
+async def run_forever(interval: float = INTERVAL) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await sync_to_async(tick, thread_sensitive=False)()
+        except Exception:  # keep the clock running whatever one sweep did
+            log.exception("in-process timeout sweep failed")
+
+
+def ensure_started() -> bool:
+    """Start the loop on the running event loop, once. True when this call started it."""
+    global _task
+    if _task is not None and not _task.done():
+        return False
+    _task = asyncio.get_running_loop().create_task(run_forever())
+    log.info("in-process timeout scheduler started (every %.2f s)", INTERVAL)
+    return True
+
+
+ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
+
+
+class StartSchedulerMiddleware:
+    """ASGI wrapper that starts the scheduler on the first connection."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if _task is None or _task.done():
+            ensure_started()
+        await self.app(scope, receive, send)

@@ -1,0 +1,671 @@
+"""Live play: start games, apply actions and timeouts, push each person their own table.
+
+Every change is one short transaction: lock the game row (`select_for_update`), load
+the engine from `Game.state`, apply what is due (`advance(now)`) and then the action,
+save the state with `version + 1`, append the events. Pushes and the next timeout task
+are sent only after the commit (`transaction.on_commit`). No lock is held while
+anything is awaited, and no game state lives in process memory: any daphne process or
+Celery worker can serve any room.
+
+Names follow the check_/do_/notify_ split: `check_*` validate and raise `PlayError`,
+`do_*` change rows under the lock, `notify_*` build payloads and send them. Time is an
+input everywhere (`now`, unix seconds; engine time is unix time too).
+
+Privacy: a seat's payload is built from `engine.view(seat)` and the events whose `to`
+is that seat or nobody, and goes only to that seat's user group. The room group gets
+the spectator view (`view(None)`) and public events. Nothing else leaves this module.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+
+from game.messages import message_for
+from game.models import Game, GameEvent, GamePlayer, Membership, Room
+from game.rules import Game as Engine
+from game.rules import IllegalAction
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+log = logging.getLogger(__name__)
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+ACTION_TYPES = frozenset(
+    {"play", "draw", "take", "pass", "color", "dobon", "return", "decline"}
+)
+# The beat sweep handles at most this many games per run; the rest wait one second.
+SWEEP_BATCH = 500
+
+
+# -- errors ------------------------------------------------------------------------------
+
+
+class PlayError(Exception):
+    """A refusal the client is told about: `code` is stable snake_case, `message` human."""
+
+    def __init__(self, code: str, message: str | None = None) -> None:
+        self.code = code
+        self.message = message if message is not None else message_for(code)
+        super().__init__(self.message)
+
+
+class ActionRefused(PlayError):
+    """The engine said no (`IllegalAction`): its code passes straight through."""
+
+    def __init__(self, code: str, engine_message: str = "") -> None:
+        super().__init__(code)
+        self.engine_message = engine_message
+
+
+class NotRoomOwner(PlayError, PermissionDenied):
+    """Only the owner may start a game; a PermissionDenied, so views answer 403."""
+
+    def __init__(self) -> None:
+        super().__init__("not_owner")
+
+
+# -- time and groups -----------------------------------------------------------------------
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else float(now)
+
+
+def to_datetime(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts, tz=UTC)
+
+
+def room_group(room_id: int) -> str:
+    return f"room.{room_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def _game_id(game_or_id: Game | int) -> int:
+    return game_or_id.pk if isinstance(game_or_id, Game) else int(game_or_id)
+
+
+# -- what a change produced: the input of notify_* ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    user_id: int | None
+    username: str
+    room_seat_index: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "username": self.username, "room_seat": self.room_seat_index}
+
+
+@dataclass
+class TableChange:
+    """One committed change of a running (or just finished) game, ready to push."""
+
+    room_id: int
+    game_id: int
+    number: int
+    version: int
+    status: str
+    engine: Engine
+    events: list[Event]
+    seats: list[Seat]
+    room_info: dict[str, Any] | None = None
+    deadline: float | None = None
+
+
+def _seats_of(game: Game) -> list[Seat]:
+    rows = game.players.order_by("seat").values_list(
+        "seat", "user_id", "username", "room_seat_index"
+    )
+    return [Seat(*row) for row in rows]
+
+
+# -- access ----------------------------------------------------------------------------------
+
+
+def check_can_watch(room_id: int, user: AbstractBaseUser | AnonymousUser) -> Room:
+    """The room, if `user` may watch it live: any signed-in user for a public room;
+    members (and the owner) for a private one. Raises PlayError otherwise."""
+    if not user.is_authenticated:
+        raise PlayError("anonymous", "")
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None:
+        raise PlayError("no_room", "")
+    if room.is_public or room.owner_id == user.pk:
+        return room
+    if not room.memberships.filter(user_id=user.pk).exists():
+        raise PlayError("forbidden", "")
+    return room
+
+
+def check_seated(game: Game, user: AbstractBaseUser | AnonymousUser) -> int:
+    """The engine seat `user` plays in `game`. Someone who left the room mid-game no
+    longer acts: their seat goes on by timeouts (R14) and blocks nobody."""
+    seat = (
+        GamePlayer.objects.filter(
+            game=game, user_id=user.pk, user__memberships__room_id=game.room_id
+        )
+        .values_list("seat", flat=True)
+        .first()
+    )
+    if seat is None:
+        raise PlayError("not_seated")
+    return seat
+
+
+def check_action_shape(action: Any) -> Action:
+    """Cheap structural check before the engine sees it (the engine judges legality)."""
+    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+        raise PlayError("bad_action")
+    cards = action.get("cards")
+    if action["type"] == "play" and not (
+        isinstance(cards, list) and 0 < len(cards) <= 112 and all(isinstance(c, str) for c in cards)
+    ):
+        raise PlayError("bad_action")
+    if action["type"] == "color" and not isinstance(action.get("color"), str):
+        raise PlayError("bad_action")
+    return action
+
+
+def check_can_start(room: Room, by: AbstractBaseUser, seated: list[Membership]) -> None:
+    if not by.is_authenticated or room.owner_id != by.pk:
+        raise NotRoomOwner()
+    if Game.objects.filter(room=room, status=Game.Status.RUNNING).exists():
+        raise PlayError("game_running")
+    if len(seated) < 2:
+        raise PlayError("too_few_players")
+
+
+# -- who plays first (R3.2, R13) ---------------------------------------------------------------
+
+
+def _engine_seat_after(room_seats: list[int], room_seat: int) -> int:
+    """The engine seat of the first occupied room seat clockwise strictly after `room_seat`."""
+    for engine_seat, index in enumerate(room_seats):
+        if index > room_seat:
+            return engine_seat
+    return 0
+
+
+def first_player_for(room: Room, seated: list[Membership]) -> int:
+    """The engine seat that plays first in the game about to start.
+
+    Engine seats are the seated members in clockwise room-seat order, so a room seat's
+    left neighbour is the next occupied room seat clockwise.
+
+    - R3.2, first game (no finished game in the room yet): the owner's left neighbour.
+      If the owner is not seated, their old seat is unknown: engine seat 0 (the first
+      occupied room seat from seat 0 clockwise).
+    - R13: the previous finished game's `next_first_player`, mapped through its
+      GamePlayer to the user; if that user still sits here, their new engine seat.
+    - R13.3: if they left, the first occupied room seat clockwise after the room seat
+      they had.
+    """
+    room_seats = [m.seat_index for m in seated]
+    previous = (
+        room.games.filter(status=Game.Status.FINISHED, result__isnull=False)
+        .order_by("-number")
+        .first()
+    )
+    if previous is None:
+        owner = [m.seat_index for m in seated if m.user_id == room.owner_id]
+        return _engine_seat_after(room_seats, owner[0]) if owner else 0
+    starter = previous.players.filter(seat=previous.result["next_first_player"]).first()
+    if starter is None:
+        return 0
+    for engine_seat, membership in enumerate(seated):
+        if starter.user_id is not None and membership.user_id == starter.user_id:
+            return engine_seat
+    return _engine_seat_after(room_seats, starter.room_seat_index)
+
+
+# -- reading the table ------------------------------------------------------------------------
+
+
+def room_info(room: Room) -> dict[str, Any]:
+    """What a client shows around the table and between games: seats, points, last result."""
+    members = room.memberships.select_related("user").order_by("seat_index")
+    by_index = {m.seat_index: m for m in members}
+    seats = [
+        {"index": i, "username": by_index[i].user.username, "points": by_index[i].points}
+        if i in by_index
+        else None
+        for i in range(room.seat_count)
+    ]
+    last = (
+        room.games.exclude(status=Game.Status.RUNNING).order_by("-number").only(
+            "number", "status", "result"
+        ).first()
+    )
+    return {
+        "id": room.pk,
+        "name": room.name,
+        "owner": room.owner.username if room.owner else None,
+        "seat_count": room.seat_count,
+        "timeout": room.timeout_seconds,
+        "next_rate": room.next_rate,
+        "deck_out_streak": room.deck_out_streak,
+        "seats": seats,
+        "last_result": (
+            {"number": last.number, "status": last.status, "result": last.result}
+            if last is not None
+            else None
+        ),
+    }
+
+
+def table_for(room: Room, user: AbstractBaseUser) -> dict[str, Any]:
+    """The exact current table as `user` may see it: a client `state` message."""
+    game = room.games.filter(status=Game.Status.RUNNING).first()
+    info = room_info(room)
+    if game is None:
+        return _state_message(None, None, None, None, info)
+    engine = Engine.from_dict(game.state)
+    seats = _seats_of(game)
+    seat = next((s.seat for s in seats if s.user_id == user.pk), None)
+    return _state_message(game, engine, seat, seats, info)
+
+
+def _state_message(
+    game: Game | None,
+    engine: Engine | None,
+    seat: int | None,
+    seats: list[Seat] | None,
+    info: dict[str, Any] | None,
+) -> dict[str, Any]:
+    view = engine.view(seat) if engine is not None else None
+    message: dict[str, Any] = {
+        "type": "state",
+        "game": game.pk if game else None,
+        "number": game.number if game else None,
+        "version": game.version if game else None,
+        "status": game.status if game else None,
+        "seat": seat,
+        "view": view,
+        "deadline": deadline_of(view),
+        "players": [s.to_dict() for s in seats or []],
+        "server_time": time.time(),
+    }
+    if info is not None:
+        message["room"] = info
+    return message
+
+
+def deadline_of(view: dict[str, Any] | None) -> float | None:
+    """The clock a client counts down: the recipient's own deadline, else the table's."""
+    if view is None:
+        return None
+    own = view.get("deadline")
+    return own if own is not None else view.get("turn_deadline")
+
+
+# -- changing: start -------------------------------------------------------------------------------
+
+
+def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Game:
+    """Start the next game of `room` (owner only, two seated members or more)."""
+    now = _now(now)
+    with transaction.atomic():
+        room = Room.objects.select_for_update().select_related("owner").get(pk=room.pk)
+        seated = list(room.memberships.select_related("user").order_by("seat_index"))
+        check_can_start(room, by, seated)
+        engine = Engine.new(
+            players=len(seated),
+            first_player=first_player_for(room, seated),
+            seed=secrets.randbits(63),
+            rate=room.next_rate,
+            timeout=float(room.timeout_seconds),
+            now=now,
+        )
+        game, seats = do_create_game(room, by, seated, engine)
+        events = _initial_events(engine)
+        do_append_events(game, events)
+        change = TableChange(
+            room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
+            room_info=room_info(room), deadline=engine.next_deadline,
+        )
+        transaction.on_commit(lambda: notify_change(change))
+    return game
+
+
+def do_create_game(
+    room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine
+) -> tuple[Game, list[Seat]]:
+    number = (room.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                room=room,
+                number=number,
+                state=engine.to_dict(),
+                version=0,
+                next_deadline=to_datetime(engine.next_deadline),
+                rate=engine.rate,
+                started_by=by,
+            )
+    except IntegrityError as exc:  # the one-running-game constraint, in a race
+        raise PlayError("game_running") from exc
+    seats = [
+        Seat(engine_seat, m.user_id, m.user.username, m.seat_index)
+        for engine_seat, m in enumerate(seated)
+    ]
+    GamePlayer.objects.bulk_create(
+        GamePlayer(
+            game=game, seat=s.seat, room_seat_index=s.room_seat_index,
+            user_id=s.user_id, username=s.username,
+        )
+        for s in seats
+    )
+    return game, seats
+
+
+def _initial_events(engine: Engine) -> list[Event]:
+    """The events that open the game: the engine's own if it keeps them, else ours."""
+    opening = getattr(engine, "initial_events", None)
+    if callable(opening):
+        opening = opening()
+    if opening:
+        return list(opening)
+    return [
+        {
+            "type": "start", "to": None, "seat": engine.turn, "top": engine.top,
+            "players": engine.players, "rate": engine.rate,
+        }
+    ]
+
+
+# -- changing: actions and timeouts ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an accepted action or timeout did: the new version and the events."""
+
+    game_id: int
+    version: int
+    events: list[Event]
+    finished: bool
+
+
+def act_in_room(
+    room_id: int, user: AbstractBaseUser, action: Any, now: float | None = None
+) -> Outcome:
+    """`perform_action` on the room's running game (what a websocket client asks for)."""
+    game_id = (
+        Game.objects.filter(room_id=room_id, status=Game.Status.RUNNING)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if game_id is None:
+        raise PlayError("no_game")
+    return perform_action(game_id, user, action, now)
+
+
+def perform_action(
+    game_or_id: Game | int, user: AbstractBaseUser, action: Any, now: float | None = None
+) -> Outcome:
+    """Apply `user`'s action in one short transaction; raise PlayError on refusal.
+
+    Due timeouts are applied first (the engine never applies them on its own). A
+    refusal rolls everything back, those timeouts included: they are still due and the
+    sweep applies them within its period, so a refusal changes nothing at all.
+    """
+    now = _now(now)
+    action = check_action_shape(action)
+    with transaction.atomic():
+        game = _lock_running(_game_id(game_or_id))
+        seat = check_seated(game, user)
+        engine = Engine.from_dict(game.state)
+        events = engine.advance(now)
+        events += _apply(engine, seat, action, now)
+        change = do_save(game, engine, events, now)
+    return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
+
+
+def _lock_running(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING:
+        raise PlayError("no_game")
+    return game
+
+
+def _apply(engine: Engine, seat: int, action: Action, now: float) -> list[Event]:
+    try:
+        return list(engine.apply(seat, action, now))
+    except IllegalAction as exc:
+        raise ActionRefused(exc.code, str(exc)) from exc
+    except (ValueError, TypeError, KeyError) as exc:
+        # A malformed dict the shape check let through; the engine left the game as it was.
+        log.warning("engine rejected malformed action %r: %r", action, exc)
+        raise PlayError("bad_action") from exc
+
+
+def expire_game(game_id: int, version: int, now: float | None = None) -> Outcome | None:
+    """The ETA task's body: apply the timeouts due in `game_id` if it is still at
+    `version`. Does nothing when the version moved on: another worker got there first."""
+    now = _now(now)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.RUNNING or game.version != version:
+            return None
+        return _advance_locked(game, now, reschedule_early=True)
+
+
+def expire_due_games(now: float | None = None) -> int:
+    """The sweep (Celery beat each second, or the in-process scheduler): apply every due
+    timeout, one short transaction per game, skipping rows another worker holds.
+    Returns how many games changed."""
+    now = _now(now)
+    due_at = to_datetime(now)
+    due = list(
+        Game.objects.filter(status=Game.Status.RUNNING, next_deadline__lte=due_at)
+        .order_by("next_deadline")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    changed = 0
+    for game_id in due:
+        try:
+            changed += _expire_one(game_id, now)
+        except Exception:  # one broken game must not stop the others' clocks
+            log.exception("timeout sweep failed for game %s", game_id)
+    return changed
+
+
+def _expire_one(game_id: int, now: float) -> int:
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.Status.RUNNING, next_deadline__lte=to_datetime(now))
+            .first()
+        )
+        if game is None:  # another worker got there first (or holds the row right now)
+            return 0
+        return 1 if _advance_locked(game, now) is not None else 0
+
+
+def _advance_locked(game: Game, now: float, reschedule_early: bool = False) -> Outcome | None:
+    engine = Engine.from_dict(game.state)
+    deadline = engine.next_deadline
+    if deadline is None or deadline > now:
+        if reschedule_early and deadline is not None:
+            # The ETA fired a little early: try again at the deadline itself.
+            version = game.version
+            transaction.on_commit(lambda: schedule_expiry(game.pk, version, deadline))
+        return None
+    events = engine.advance(now)
+    change = do_save(game, engine, events, now)
+    return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
+
+
+def do_save(game: Game, engine: Engine, events: list[Event], now: float) -> TableChange:
+    """Save the engine state as the next version, log the events, settle a finished
+    game, and arrange the push and the next timeout for after the commit."""
+    game.state = engine.to_dict()
+    game.version += 1
+    game.next_deadline = to_datetime(engine.next_deadline)
+    seats = _seats_of(game)
+    info = None
+    if engine.phase == "finished":
+        do_finish(game, engine, seats, now)
+    game.save(
+        update_fields=["state", "version", "next_deadline", "status", "result", "finished_at"]
+    )
+    do_append_events(game, events)
+    if game.status != Game.Status.RUNNING:
+        info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
+    change = TableChange(
+        game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
+        room_info=info, deadline=engine.next_deadline,
+    )
+    transaction.on_commit(lambda: notify_change(change))
+    return change
+
+
+def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
+    """Settle (R11): deltas to GamePlayer (everyone) and Membership.points (those still
+    seated); the room's deck-out streak (R12.3); the result summary on the game."""
+    result = engine.result
+    summary = result.to_dict()
+    deltas = list(summary["deltas"])
+    summary["players"] = [s.to_dict() for s in seats]
+    for s in seats:
+        GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
+        if s.user_id is not None and deltas[s.seat]:
+            Membership.objects.filter(room_id=game.room_id, user_id=s.user_id).update(
+                points=F("points") + deltas[s.seat]
+            )
+    streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
+    Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
+    game.result = summary
+    game.status = Game.Status.FINISHED
+    game.finished_at = to_datetime(now)
+    game.next_deadline = None
+
+
+def do_append_events(game: Game, events: list[Event]) -> None:
+    """Append `events` at `game.version`, with sequence numbers that never skip."""
+    if not events:
+        return
+    last = game.events.order_by("-seq").values_list("seq", flat=True).first()
+    start = 0 if last is None else last + 1
+    GameEvent.objects.bulk_create(
+        GameEvent(game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e)
+        for i, e in enumerate(events)
+    )
+
+
+def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None = None) -> Game:
+    """Stop a running game without settlement (an admin's or owner's decision)."""
+    now = _now(now)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.RUNNING:
+            return game
+        game.status = Game.Status.ABORTED
+        game.next_deadline = None
+        game.finished_at = to_datetime(now)
+        game.version += 1
+        game.save(update_fields=["status", "next_deadline", "finished_at", "version"])
+        who = getattr(by, "username", None)
+        do_append_events(game, [{"type": "aborted", "to": None, "seat": None, "by": who}])
+        room_id = game.room_id
+        transaction.on_commit(lambda: notify_room_changed(room_id))
+    return game
+
+
+# -- notify: after commit ---------------------------------------------------------------------
+
+
+def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
+    """(group, channel message) pairs: one per seated user with that seat's view and
+    the events addressed to it, and one for the room group with the spectator view."""
+    base = {
+        "room": change.room_id, "game": change.game_id, "number": change.number,
+        "version": change.version, "status": change.status,
+        "players": [s.to_dict() for s in change.seats], "room_info": change.room_info,
+    }
+    pushes = []
+    for s in change.seats:
+        if s.user_id is None:
+            continue
+        view = change.engine.view(s.seat)
+        events = [e for e in change.events if e.get("to") in (None, s.seat)]
+        pushes.append(
+            (user_group(s.user_id), {**base, "type": "game.private", "seat": s.seat,
+                                      "view": view, "events": events})
+        )
+    public = [e for e in change.events if e.get("to") is None]
+    seated_users = [s.user_id for s in change.seats if s.user_id is not None]
+    pushes.append(
+        (room_group(change.room_id), {**base, "type": "game.public", "seat": None,
+                                      "view": change.engine.view(None), "events": public,
+                                      "seated": seated_users})
+    )
+    return pushes
+
+
+def notify_change(change: TableChange) -> None:
+    """Push a committed change to every client, then schedule its next timeout."""
+    try:
+        _send(build_pushes(change))
+    except Exception:  # clients resync by version; a failed push must not undo a move
+        log.exception("push failed for game %s v%s", change.game_id, change.version)
+    if change.status == Game.Status.RUNNING:
+        schedule_expiry(change.game_id, change.version, change.deadline)
+
+
+def notify_room_changed(room_id: int) -> None:
+    """Tell every client of the room to fetch the table again (seats, abort, …)."""
+    try:
+        _send([(room_group(room_id), {"type": "table.sync", "room": room_id})])
+    except Exception:
+        log.exception("push failed for room %s", room_id)
+
+
+def _send(pushes: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None or not pushes:
+        return
+
+    async def send_all() -> None:
+        for group, message in pushes:
+            await layer.group_send(group, message)
+
+    async_to_sync(send_all)()
+
+
+def timeout_tasks_enabled() -> bool:
+    """ETA tasks need a broker and a worker; the in-process scheduler replaces both."""
+    return bool(settings.CELERY_BROKER_URL) and not settings.DOBON_INPROCESS_SCHEDULER
+
+
+def schedule_expiry(game_id: int, version: int, deadline: float | None) -> None:
+    """Queue the ETA task for `deadline`. Best effort: the beat sweep finds it anyway."""
+    if deadline is None or not timeout_tasks_enabled():
+        return
+    from game.tasks import expire_game_task  # the tasks module imports this one
+
+    try:
+        expire_game_task.apply_async((game_id, version), eta=to_datetime(deadline), retry=False)
+    except Exception:
+        log.warning("could not queue the timeout of game %s v%s", game_id, version, exc_info=True)
