@@ -26,6 +26,8 @@ def play_on_together(games: list[Game], seed: int, now: float, steps: int) -> No
     rngs = [random.Random(seed) for _ in games]
     times = [now] * len(games)
     for _ in range(steps):
+        if games[0].phase == "finished":
+            return
         results = [random_step(g, r, t, jump=0.25) for g, r, t in zip(games, rngs, times)]
         times = [t for t, _ in results]
         first_events = results[0][1]
@@ -34,8 +36,6 @@ def play_on_together(games: list[Game], seed: int, now: float, steps: int) -> No
             assert g.to_dict() == games[0].to_dict()
             for seat in [None, *range(g.players)]:
                 assert g.view(seat) == games[0].view(seat)
-        if games[0].phase == "finished":
-            return
 
 
 def snapshots(seed: int, players: int, every: int) -> list[tuple[Game, float]]:
