@@ -83,9 +83,11 @@ def test_cut_in_with_forced_colours_of_any_colour() -> None:
 
 
 def test_cut_in_that_would_go_out_with_an_action_card_is_not_listed() -> None:
-    g = setup([["RS", "G1"], FILL, ["RS", "RS"], FILL])
+    """A's S skips B, so C is on turn and D (not on turn) holds RS RS."""
+    g = setup([["RS", "G1"], FILL, FILL, ["RS", "RS"]])
     g.play(A, ["RS"], 0.0)
-    assert_legal(g, C, [play("RS"), DECLINE])
+    assert g.turn == C
+    assert_legal(g, D, [play("RS"), DECLINE])
 
 
 def test_agari_wait() -> None:

@@ -155,9 +155,11 @@ def test_r15_2_dobon_wait_reveals_declarer_but_not_others() -> None:
 
 
 def test_r15_2_the_finished_event_and_views_show_every_hand_after_going_out() -> None:
-    g = setup([["R5"], ["B7", "B8"], ["G9", "G4"], ["B2", "Y3"]], deck=DECK)
+    g = setup([["R5"], ["B7", "B8"], ["G9", "G4"], ["B2", "Y4"]], deck=DECK)
     events = g.play(A, ["R5"], 0.0)
     fin = of_type(events, "finished")[0]
     assert fin["to"] is None
     assert fin["result"]["kind"] == "agari"
-    assert [sorted(h) for h in fin["hands"]] == [[], ["B7", "B8"], ["G4", "G9"], ["B2", "Y3"]]
+    assert [sorted(h) for h in fin["hands"]] == [[], ["B7", "B8"], ["G4", "G9"], ["B2", "Y4"]]
+    v = g.view(B)
+    assert [sorted(h) for h in v["revealed"]] == [[], ["B7", "B8"], ["G4", "G9"], ["B2", "Y4"]]
