@@ -114,3 +114,21 @@ def test_r5_4_stack_bigger_than_the_deck_takes_what_is_there_and_ends() -> None:
     assert sorted(g.hand(B)) == ["G1", "G4", "Y5"]
     assert g.deck_count == 0
     assert_result(g, "deck_out", [], [])
+
+
+def test_r5_1_plus_two_does_not_stack_on_a_wild_draw_four_that_stacked_a_plus_two() -> None:
+    g = setup([["R+2", "G1"], ["W+4", "B1"], ["G+2", "G2"], ["B7", "B8"]], deck=["Y0"] * 10)
+    g.play(A, ["R+2"], 0.0)
+    g.play(B, ["W+4"], 0.0)
+    g.choose_color(B, "Y", 0.0)
+    assert g.turn == C and g.pending_draw == 6
+    assert_refused(g, lambda: g.play(C, ["G+2"], 0.0))
+    g.draw(C, 0.0)
+    assert len(g.hand(C)) == 8 and g.color == "Y" and g.turn == D
+
+
+def test_r5_2_take_event_and_turn_event() -> None:
+    g = facing_plus_two(["G4", "G1"])
+    events = g.draw(B, 2.0)
+    turn = of_type(events, "turn")
+    assert turn and turn[-1]["seat"] == C and turn[-1]["deadline"] == pytest.approx(12.0)

@@ -214,3 +214,51 @@ def test_r7_6_cut_in_chance_lapses_after_the_timeout() -> None:
     assert "cut_in" not in g.view(C)["chances"]
     assert_refused(g, lambda: g.play(C, ["W"], 10.0))
     assert g.next_deadline == pytest.approx(18.0)
+
+
+def test_r7_1_wild_draw_four_is_not_identical_to_wild() -> None:
+    g = setup([["W", "G1"], FILL, ["W+4", "G2"], FILL])
+    g.play(A, ["W"], 0.0)
+    assert_refused(g, lambda: g.play(C, ["W+4"], 0.0))
+
+
+def test_r7_1_the_seat_on_turn_plays_an_identical_card_normally() -> None:
+    g = setup([["R5", "G1"], ["R5", "B8"], FILL, FILL])
+    g.play(A, ["R5"], 0.0)
+    events = g.play(B, ["R5"], 0.0)
+    assert of_type(events, "play")[0]["cut_in"] is False
+    assert g.turn == C
+
+
+def test_r7_4_cut_in_chooser_clock_starts_with_the_cut_in_play() -> None:
+    """R14.1: a colour choice starts when the card is played."""
+    g = setup([["W", "G1"], FILL, ["W", "G2"], FILL])
+    g.play(A, ["W"], 0.0)
+    g.play(C, ["W"], 3.0)
+    assert g.chooser == C
+    assert g.view(C)["turn_deadline"] == pytest.approx(13.0)
+    g.advance(13.0)
+    assert g.turn == D and g.color in ("R", "B", "G", "Y")
+
+
+def test_r7_4_r8_2_cut_in_going_out_waits_for_dobon_and_wins_after_declines() -> None:
+    g = setup([["R5", "G1"], ["G2", "G3"], ["R5"], FILL])
+    g.play(A, ["R5"], 0.0)
+    g.play(C, ["R5"], 1.0)
+    assert g.phase == "agari_wait"
+    g.decline(B, 2.0)
+    assert g.result.kind == "agari" and list(g.result.winners) == [C]
+    assert g.result.next_first_player == C
+
+
+def test_r7_4_original_player_may_dobon_the_cut_in() -> None:
+    """A plays R5 keeping G2 G3 (5); C cuts in with R5: A may dobon C (R9.1)."""
+    g = setup([["R5", "G2", "G3"], FILL, ["R5", "G1"], FILL])
+    g.play(A, ["R5"], 0.0)
+    g.play(C, ["R5"], 0.0)
+    assert "dobon" in g.view(A)["chances"]
+    g.dobon(A, 0.0)
+    # T = A 5 + B 15 + C 6 (the R5 counted back) + D 15 = 41
+    assert_result_dobon = g.result
+    assert assert_result_dobon.kind == "dobon"
+    assert sorted(tuple(p) for p in assert_result_dobon.payments) == [(C, A, 41)]

@@ -106,3 +106,11 @@ def test_r12_3_return_settles_at_the_games_rate() -> None:
     g.dobon(B, 0.0)
     g.dobon_return(A, 0.0)
     assert_result(g, "return", [A], [(B, A, 8 * 64)])
+
+
+def test_r12_1_first_card_wild_draw_four_taken_into_deck_out_has_no_colour() -> None:
+    g = setup([FILL, FILL, FILL, FILL], first="W+4", deck=["Y1", "Y2"])
+    g.draw(A, 0.0)
+    assert g.result.kind == "deck_out"
+    assert g.color is None
+    assert g.result.next_first_player == B

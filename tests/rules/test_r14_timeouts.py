@@ -240,3 +240,20 @@ def test_r14_no_deadline_after_the_game_finished() -> None:
     g.play(A, ["R5"], 0.0)
     assert g.next_deadline is None
     assert g.advance(100.0) == []
+
+
+def test_r14_advance_through_a_colour_timeout_and_turns() -> None:
+    g = setup([["W", "G1"], FILL, FILL, FILL])
+    g.play(A, ["W"], 0.0)
+    events = g.advance(35.0)
+    assert _timeouts(events) == [(A, "color"), (B, "draw_pass"), (C, "draw_pass")]
+    assert g.turn == D and g.next_deadline == pytest.approx(40.0)
+
+
+def test_r14_timeout_draw_does_not_end_the_turn_early_for_others() -> None:
+    """A timed-out draw_pass is one visible draw and one pass; the card stays private."""
+    g = setup([["R5", "G1"], FILL, FILL, FILL], deck=["G7", "Y0"])
+    events = g.advance(10.0)
+    public = [e for e in events if e["to"] is None]
+    assert "G7" not in str(public)
+    assert [e["to"] for e in of_type(events, "drawn")] == [A]

@@ -163,3 +163,25 @@ def test_r15_2_the_finished_event_and_views_show_every_hand_after_going_out() ->
     assert [sorted(h) for h in fin["hands"]] == [[], ["B7", "B8"], ["G4", "G9"], ["B2", "Y4"]]
     v = g.view(B)
     assert [sorted(h) for h in v["revealed"]] == [[], ["B7", "B8"], ["G4", "G9"], ["B2", "Y4"]]
+
+
+def test_r15_1_view_clock_fields_and_has_drawn() -> None:
+    g = setup([["W", "G1"], ["B7", "B8"], ["G9", "G4"], ["B2", "Y4"]], deck=DECK)
+    v = g.view(A)
+    assert v["has_drawn"] is False and v["turn_deadline"] == 10.0 and v["deadline"] == 10.0
+    g.draw(A, 2.0)
+    v = g.view(A)
+    assert v["has_drawn"] is True and v["turn_deadline"] == 12.0
+    g.play(A, ["W"], 3.0)
+    v = g.view(B)
+    assert v["phase"] == "color" and v["chooser"] == A and v["turn"] is None
+    assert v["turn_deadline"] == 13.0
+    assert g.view(A)["legal_actions"] == g.legal_actions(A)
+
+
+def test_r15_1_own_chances_are_listed_in_the_view() -> None:
+    g = setup([["R5", "G1"], ["B7", "B8"], ["G2", "G3"], ["R5", "Y3"]], deck=DECK)
+    g.play(A, ["R5"], 0.0)
+    assert g.view(C)["chances"] == ["dobon"]
+    assert g.view(D)["chances"] == ["cut_in"]
+    assert g.view(C)["deadline"] == 10.0
