@@ -321,6 +321,19 @@ class Game:
         self._check_seat(seat)
         return list(_CHANCE_KINDS[self._chances[seat]])
 
+    def to_act(self) -> list[int]:
+        """The seats the game waits for: the seat on turn, the chooser, or those asked in a wait.
+
+        Optional chances during a turn (cut-ins, the dobon chances of others) are not
+        waited for, so they are not listed; ``legal_actions`` shows them.
+        """
+        phase = self._phase
+        if phase is Phase.TURN:
+            return [self._turn]
+        if phase is Phase.COLOR:
+            return [self._chooser]
+        return [s for s in range(self._n) if self._chances[s]]
+
     @property
     def next_deadline(self) -> float | None:
         """The earliest pending deadline (lapsing chances included), or ``None``."""
