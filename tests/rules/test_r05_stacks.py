@@ -132,3 +132,12 @@ def test_r5_2_take_event_and_turn_event() -> None:
     events = g.draw(B, 2.0)
     turn = of_type(events, "turn")
     assert turn and turn[-1]["seat"] == C and turn[-1]["deadline"] == pytest.approx(12.0)
+
+
+def test_r5_2_after_a_take_the_next_player_counter_clockwise() -> None:
+    g = setup([["RR", "G1"], ["B7", "B8"], ["B7", "B8"], ["R+2", "G1", "G2"]])
+    g.play(A, ["RR"], 0.0)
+    g.play(D, ["R+2"], 0.0)
+    assert g.turn == C and g.pending_draw == 2
+    g.draw(C, 0.0)
+    assert g.turn == B

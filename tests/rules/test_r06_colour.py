@@ -30,6 +30,7 @@ def test_r6_1_colour_choice_by_the_wrong_seat_is_refused() -> None:
 
 @pytest.mark.parametrize("bad", ["X", "r", "", "W", "RB"])
 def test_r6_1_bad_colour_is_refused(bad: str) -> None:
+    """UNSETTLED: a bad colour is an IllegalAction (not a bare ValueError)."""
     g = setup([["W", "G1"], ["B9", "B8"], ["B7", "B8"], ["B7", "B8"]])
     g.play(A, ["W"], 0.0)
     assert_refused(g, lambda: g.choose_color(A, bad, 0.0))

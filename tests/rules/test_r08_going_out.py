@@ -108,3 +108,16 @@ def test_r8_3_dobon_cancels_the_going_out() -> None:
     g.dobon(C, 1.0)
     # T = A 5 (the play counted back) + B 15 + C 5 + D 9 = 34
     assert_result(g, "dobon", [C], [(A, C, 34)], hand_pts=[5, 15, 5, 9], next_first=C)
+
+
+def test_r8_2_r9_4_other_seats_get_one_timeout_from_the_first_dobon_on_a_going_out() -> None:
+    """UNSETTLED (R8.2 + R9.4): A goes out at 0; C dobons at 5; D may still declare at 12
+    because the R9.4 wait runs one timeout from the first dobon, not from the play."""
+    g = setup([["R5"], FILL, ["G2", "G3"], ["G5"]])
+    g.play(A, ["R5"], 0.0)
+    g.dobon(C, 5.0)
+    assert g.phase == "dobon_wait"
+    g.advance(12.0)
+    assert g.phase == "dobon_wait"
+    g.dobon(D, 12.0)
+    assert_result(g, "dobon", [C, D], [(A, C, 30), (A, D, 30)])

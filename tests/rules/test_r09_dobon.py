@@ -208,3 +208,17 @@ def test_r9_5_declarers_hands_are_revealed() -> None:
         assert sorted(v["revealed"][B]) == ["G2", "G9", "G9"]
         assert v["revealed"][C] is None
     assert g.view(None)["dobon"] == {"target": A, "declarers": [B]}
+
+
+def test_r9_2_the_seat_on_turn_loses_its_chance_by_drawing() -> None:
+    g = setup([["R9", "G1"], ["G4", "G5"], FILL, FILL])
+    g.play(A, ["R9"], 0.0)
+    g.draw(B, 0.0)
+    assert_refused(g, lambda: g.dobon(B, 0.0))
+
+
+def test_r11_hand_points_count_a_multi_card_play_back() -> None:
+    g = setup([["R5", "R5", "G1"], FILL, ["G9", "B1"], FILL])
+    g.play(A, ["R5", "R5"], 0.0)
+    g.dobon(C, 0.0)
+    assert_result(g, "dobon", [C], [(A, C, 11 + 15 + 10 + 15)], hand_pts=[11, 15, 10, 15])

@@ -44,6 +44,7 @@ def test_r11_2_example_two_declarers_are_each_paid_t() -> None:
 
 
 def test_r11_2_example_two_declared_the_other_way_round() -> None:
+    """UNSETTLED: winners of a dobon are listed in declaration order."""
     g = _game([A20, B20, C40, D50])
     g.play(D, ["RS"], 0.0)
     g.dobon(B, 1.0)

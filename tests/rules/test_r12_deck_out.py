@@ -12,6 +12,7 @@ FILL = ["B7", "B8"]
 
 
 def test_r12_1_drawing_the_last_card_ends_the_game() -> None:
+    """UNSETTLED: a deck-out result has no winners (winners == [])."""
     g = setup([["R5", "G1"], FILL, FILL, FILL], deck=["R9"])
     events = g.draw(A, 0.0)
     assert g.deck_count == 0
@@ -64,6 +65,7 @@ def test_r12_1_taking_from_an_empty_deck_ends_the_game() -> None:
 
 
 def test_r12_2_no_points_change_hands_and_hand_points_are_reported() -> None:
+    """UNSETTLED: hand_points are still reported at a deck-out (each hand's points)."""
     hands = [["R5", "W"], ["RS", "G1"], ["B+2"], ["W+4", "Y9"]]
     g = setup(hands, deck=["G9"], rate=8)
     g.draw(A, 0.0)
@@ -109,6 +111,7 @@ def test_r12_3_return_settles_at_the_games_rate() -> None:
 
 
 def test_r12_1_first_card_wild_draw_four_taken_into_deck_out_has_no_colour() -> None:
+    """UNSETTLED: F takes a first-card W+4 and empties the deck: no colour is ever chosen."""
     g = setup([FILL, FILL, FILL, FILL], first="W+4", deck=["Y1", "Y2"])
     g.draw(A, 0.0)
     assert g.result.kind == "deck_out"

@@ -257,3 +257,11 @@ def test_r14_timeout_draw_does_not_end_the_turn_early_for_others() -> None:
     public = [e for e in events if e["to"] is None]
     assert "G7" not in str(public)
     assert [e["to"] for e in of_type(events, "drawn")] == [A]
+
+
+def test_r14_first_card_wild_colour_times_out_then_f_plays() -> None:
+    g = setup([FILL, FILL, FILL, FILL], first="W")
+    assert g.chooser == A and g.next_deadline == pytest.approx(10.0)
+    events = g.advance(10.0)
+    assert _timeouts(events) == [(A, "color")]
+    assert g.turn == A and g.next_deadline == pytest.approx(20.0)

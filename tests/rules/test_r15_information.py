@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
+
+import pytest
 
 from .helpers import A, B, C, D, of_type, setup
 
@@ -185,3 +188,59 @@ def test_r15_1_own_chances_are_listed_in_the_view() -> None:
     assert g.view(C)["chances"] == ["dobon"]
     assert g.view(D)["chances"] == ["cut_in"]
     assert g.view(C)["deadline"] == 10.0
+
+
+PRIVATE_TYPES = {"drawn", "chance", "decline"}
+
+
+def _check_events(events: list[dict], n: int) -> None:
+    for e in events:
+        assert e["to"] is None or e["to"] in range(n)
+        if e["type"] in PRIVATE_TYPES:
+            assert e["to"] is not None, f"{e['type']} must be private"
+            assert e["to"] == e["seat"]
+        if e["type"] in ("draw", "take"):
+            assert e["to"] is None and "cards" not in e
+
+
+def _check_views(g, declarers: set[int]) -> None:  # noqa: ANN001
+    n = g.players
+    for seat in list(range(n)) + [None]:
+        v = g.view(seat)
+        json.dumps(v)
+        assert v["hand_counts"] == [len(g.hand(s)) for s in range(n)]
+        if seat is None:
+            assert "hand" not in v and v["legal_actions"] == [] and v["chances"] == []
+        else:
+            assert sorted(v["hand"]) == sorted(g.hand(seat))
+        if g.phase != "finished":
+            for s in range(n):
+                if s not in declarers:
+                    assert v["revealed"][s] is None, f"seat {s}'s hand revealed to {seat}"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_r15_privacy_holds_through_random_games(seed: int) -> None:
+    """Random legal actions and timeouts: private events stay private, no hand leaks."""
+    from game.rules import Game
+
+    rng = random.Random(seed)
+    n = 2 + seed % 5
+    g = Game.new(players=n, first_player=seed % n, seed=seed, rate=1, timeout=10.0, now=0.0)
+    now, declarers = 0.0, set()
+    for _ in range(600):
+        if g.phase == "finished":
+            break
+        options = [(s, a) for s in range(n) for a in g.legal_actions(s)]
+        plays = [o for o in options if o[1]["type"] in ("play", "dobon", "return", "color")]
+        if not options or rng.random() < 0.1:
+            now = max(now, g.next_deadline or now)
+            events = g.advance(now)
+        else:
+            seat, action = rng.choice(plays if plays and rng.random() < 0.7 else options)
+            now += rng.choice([0.0, 0.5, 1.0])
+            events = g.apply(seat, action, now)
+        declarers |= {e["seat"] for e in events if e["type"] == "dobon"}
+        _check_events(events, n)
+        _check_views(g, declarers)
+    assert g.phase == "finished"

@@ -109,3 +109,18 @@ def test_cut_in_refusals_distinguish_window_from_identity() -> None:
     g.draw(B, 0.0)
     closed = refused(g, D, play("R5"))
     assert not_identical and closed
+
+
+def test_out_of_turn_uses_the_documented_not_your_turn_code() -> None:
+    """errors.IllegalAction documents "not_your_turn" for acting out of turn."""
+    g = _fresh()
+    refused(g, B, DRAW)
+    assert refused(g, B, DRAW) == "not_your_turn"
+
+
+def test_legal_actions_are_accepted_whatever_now_they_carry() -> None:
+    """ENGINE_API: actions never apply timeouts; a listed action is accepted even late."""
+    g = setup([["R5", "G1"], FILL, ["R5", "G2"], FILL])
+    g.play(A, ["R5"], 0.0)
+    g.play(C, ["R5"], 50.0)
+    assert g.turn == D
