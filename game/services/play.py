@@ -326,7 +326,7 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
     """Start the next game of `room` (owner only, two seated members or more)."""
     now = _now(now)
     with transaction.atomic():
-        room = Room.objects.select_for_update().select_related("owner").get(pk=room.pk)
+        room = Room.objects.select_for_update().get(pk=room.pk)
         seated = list(room.memberships.select_related("user").order_by("seat_index"))
         check_can_start(room, by, seated)
         engine = Engine.new(

@@ -1,0 +1,77 @@
+"""Shared set-up for the live-play tests: a room, a started game, precise positions.
+
+Room seats: alice (owner) 0, bob 1, carol 2, dave 3 → engine seats 0..3; R3.2 makes bob
+(the owner's left neighbour) the first player of the room's first game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.models import Game, Membership, Room
+from game.rules import Game as Engine
+from game.services import play
+
+NOW = 1_700_000_000.0
+A, B, C, D = 0, 1, 2, 3
+FILLER = ["Y0"] * 30
+
+
+def make_room(owner: Any, *others: Any, seats: list[int] | None = None, **fields: Any) -> Room:
+    """A room owned by `owner`, with `owner` and `others` seated at `seats` (0, 1, …)."""
+    people = [owner, *others]
+    fields.setdefault("seat_count", max(4, len(people)))
+    room = Room.objects.create(name="table", owner=owner, **fields)
+    for person, index in zip(people, seats or range(len(people)), strict=True):
+        Membership.objects.create(room=room, user=person, seat_index=index)
+    return room
+
+
+def position(
+    hands: list[list[str]],
+    first: str = "R3",
+    deck: list[str] | None = None,
+    first_player: int = 0,
+    timeout: float = 10.0,
+    now: float = NOW,
+    rate: int = 1,
+) -> Engine:
+    return Engine.from_setup(
+        hands=hands,
+        first_card=first,
+        deck=list(FILLER if deck is None else deck),
+        first_player=first_player,
+        rate=rate,
+        timeout=timeout,
+        now=now,
+        seed=1,
+    )
+
+
+def set_position(game: Game, engine: Engine) -> Game:
+    """Replace a running game's engine state by a built position (version kept)."""
+    game.state = engine.to_dict()
+    game.next_deadline = play.to_datetime(engine.next_deadline)
+    game.rate = engine.rate
+    game.save(update_fields=["state", "next_deadline", "rate"])
+    return game
+
+
+def started(room: Room, owner: Any, engine: Engine | None = None, now: float = NOW) -> Game:
+    game = play.start_game(room, owner, now=now)
+    if engine is not None:
+        set_position(game, engine)
+    return game
+
+
+def engine_of(game: Game) -> Engine:
+    game.refresh_from_db()
+    return Engine.from_dict(game.state)
+
+
+def event_types(game: Game) -> list[str]:
+    return [e.data["type"] for e in game.events.order_by("seq")]
+
+
+def play_action(*cards: str) -> dict[str, Any]:
+    return {"type": "play", "cards": list(cards)}
