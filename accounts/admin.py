@@ -15,7 +15,7 @@ class SeatInline(admin.TabularInline):
     fields = ["room", "seat_index", "points", "joined_at"]
     readonly_fields = ["joined_at"]
     autocomplete_fields = ["room"]
-    verbose_name_plural = _("seats")
+    verbose_name_plural = _("seat memberships")
 
 
 @admin.register(User)

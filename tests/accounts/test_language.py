@@ -32,7 +32,7 @@ def test_room_pages_are_translated(client, alice):
     client.force_login(alice)
     html = client.get(reverse("game:lobby")).content.decode()
     assert "ロビー" in html
-    assert "部屋を作る" in html
+    assert "ルームを作る" in html
 
 
 def test_validation_errors_are_japanese_too(client):
