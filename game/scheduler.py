@@ -42,9 +42,9 @@ def tick() -> int:
         close_old_connections()
 
 
-async def run_forever(interval: float = INTERVAL) -> None:
+async def run_forever() -> None:
     while True:
-        await asyncio.sleep(interval)
+        await asyncio.sleep(INTERVAL)
         try:
             await sync_to_async(tick, thread_sensitive=False)()
         except Exception:  # keep the clock running whatever one sweep did

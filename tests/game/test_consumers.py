@@ -1,0 +1,351 @@
+"""The live table socket with several people at once: who gets what, and who does not."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from dobon_site.asgi import application
+from game.models import Game, Membership
+from game.rules import Game as Engine
+from game.services import play
+from play_helpers import NOW, make_room, position, set_position
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_broker(settings):
+    settings.CELERY_BROKER_URL = ""
+
+
+def session_cookie(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+async def open_socket(
+    user: Any, room_id: int, language: str | None = None
+) -> WebsocketCommunicator:
+    cookies = []
+    if user is not None:
+        cookies.append(f"{settings.SESSION_COOKIE_NAME}={await sync_to_async(session_cookie)(user)}")
+    if language:
+        cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")
+    headers = [(b"origin", b"http://testserver")]
+    if cookies:
+        headers.append((b"cookie", "; ".join(cookies).encode()))
+    socket = WebsocketCommunicator(application, f"/ws/rooms/{room_id}/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def next_state(socket: WebsocketCommunicator, timeout: float = 3) -> tuple[list, dict]:
+    """Everything received up to and including the next `state` message."""
+    got: list[dict[str, Any]] = []
+    while True:
+        message = await socket.receive_json_from(timeout)
+        got.append(message)
+        if message["type"] == "state":
+            return got, message
+
+
+async def closed_with(socket: WebsocketCommunicator) -> int:
+    message = await socket.receive_output(3)
+    assert message["type"] == "websocket.close"
+    return message["code"]
+
+
+async def quiet(*sockets: WebsocketCommunicator) -> None:
+    for socket in sockets:
+        assert await socket.receive_nothing(0.2), "a socket received something it should not"
+
+
+@pytest.fixture
+def table(alice, bob, carol, dave):
+    """A public room: alice (owner), bob, carol seated; dave seated too, all four play."""
+    return make_room(alice, bob, carol, dave)
+
+
+HANDS = [["G1", "G2", "B4"], ["R5", "B7", "G4"], ["Y9", "Y8", "B9"], ["G9", "G8", "Y6"]]
+
+
+def start_at_position(room, owner, hands=HANDS, deck=None) -> Game:
+    game = play.start_game(room, owner, now=NOW)
+    # A fixed position pushed as version 1, so tests know every hand.
+    engine = position(hands, deck=deck, first_player=1, timeout=60, now=time.time())
+    set_position(game, engine)
+    return game
+
+
+async def connect_all(room_id: int, *users: Any) -> list[WebsocketCommunicator]:
+    sockets = []
+    for user in users:
+        socket = await open_socket(user, room_id)
+        _, state = await next_state(socket)
+        sockets.append(socket)
+    return sockets
+
+
+# -- access ----------------------------------------------------------------------------------
+
+
+async def test_anonymous_is_refused_with_4401(table):
+    socket = await open_socket(None, table.pk)
+    assert await closed_with(socket) == 4401
+
+
+async def test_outsider_cannot_watch_a_private_room_4403(alice, bob, mallory):
+    room = await sync_to_async(make_room)(alice, bob, is_public=False)
+    outsider = await open_socket(mallory, room.pk)
+    assert await closed_with(outsider) == 4403
+    member = await open_socket(bob, room.pk)
+    _, state = await next_state(member)
+    assert state["view"] is None
+    await member.disconnect()
+
+
+async def test_no_such_room_4404(alice):
+    socket = await open_socket(alice, 999_999)
+    assert await closed_with(socket) == 4404
+
+
+async def test_without_a_game_the_state_carries_room_info(table, alice):
+    socket = await open_socket(alice, table.pk)
+    _, state = await next_state(socket)
+    assert state["view"] is None and state["version"] is None
+    names = [s and s["username"] for s in state["room"]["seats"]]
+    assert names == ["alice", "bob", "carol", "dave"]
+    assert state["room"]["last_result"] is None and state["room"]["next_rate"] == 1
+    await socket.disconnect()
+
+
+# -- privacy --------------------------------------------------------------------------------------
+
+
+async def test_each_player_sees_only_its_own_hand_and_spectators_none(
+    table, alice, bob, carol, dave, mallory
+):
+    users = (alice, bob, carol, dave)
+    sockets = await connect_all(table.pk, *users)
+    watcher = await connect_all(table.pk, mallory)
+    game = await sync_to_async(play.start_game)(table, alice, now=NOW)
+    engine = Engine.from_dict((await Game.objects.aget(pk=game.pk)).state)
+    hands = [engine.hand(s) for s in range(4)]
+    for seat, socket in enumerate(sockets):
+        got, state = await next_state(socket)
+        assert [m["type"] for m in got] == ["event", "state"]
+        assert got[0]["event"]["type"] == "start" and state["version"] == 0
+        assert state["seat"] == seat and state["view"]["hand"] == hands[seat]
+        for other in range(4):
+            if other != seat:
+                assert hands[other] != state["view"]["hand"] or hands[other] == hands[seat]
+        assert "hand" in json.dumps(state) and state["room"]["seats"][seat]["username"]
+    got, state = await next_state(watcher[0])
+    assert state["seat"] is None and "hand" not in state["view"]
+    assert state["view"]["legal_actions"] == [] and state["view"]["revealed"] == [None] * 4
+    await quiet(*sockets, *watcher)
+    for socket in [*sockets, *watcher]:
+        await socket.disconnect()
+
+
+async def test_a_drawn_card_is_told_only_to_the_drawer(table, alice, bob, carol, dave, mallory):
+    await sync_to_async(start_at_position)(table, alice, deck=["R9"] * 5)
+    sockets = await connect_all(table.pk, alice, bob, carol, dave)
+    watcher = (await connect_all(table.pk, mallory))[0]
+    await sockets[1].send_json_to({"type": "action", "action": {"type": "draw"}})
+    for seat, socket in enumerate([*sockets, watcher]):
+        got, state = await next_state(socket)
+        kinds = [m["event"]["type"] for m in got if m["type"] == "event"]
+        assert state["version"] == 1
+        if seat == 1:
+            assert "drawn" in kinds and state["view"]["hand"] == ["R5", "B7", "G4", "R9"]
+            drawn = next(m for m in got if m["type"] == "event" and m["event"]["type"] == "drawn")
+            assert drawn["event"]["cards"] == ["R9"] and drawn["version"] == 1
+        else:
+            assert "drawn" not in kinds and "R9" not in json.dumps(got)
+            assert state["view"]["hand_counts"][1] == 4
+    await quiet(*sockets, watcher)
+    for socket in [*sockets, watcher]:
+        await socket.disconnect()
+
+
+# -- actions and refusals ---------------------------------------------------------------------
+
+
+async def test_a_move_reaches_every_socket_with_its_version(table, alice, bob, carol, dave):
+    await sync_to_async(start_at_position)(table, alice)
+    sockets = await connect_all(table.pk, alice, bob, carol, dave)
+    await sockets[1].send_json_to({"type": "action", "action": {"type": "play", "cards": ["R5"]}})
+    for socket in sockets:
+        got, state = await next_state(socket)
+        assert {m["version"] for m in got} == {1}
+        assert state["view"]["top"] == "R5" and state["view"]["turn"] == 2
+    assert state["deadline"] == pytest.approx(state["view"]["turn_deadline"])
+    await quiet(*sockets)
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_refusal_goes_only_to_the_sender(table, alice, bob, carol, dave):
+    game = await sync_to_async(start_at_position)(table, alice)
+    sockets = await connect_all(table.pk, alice, bob, carol, dave)
+    await sockets[2].send_json_to({"type": "action", "action": {"type": "play", "cards": ["Y9"]}})
+    error = await sockets[2].receive_json_from(3)
+    assert error["type"] == "error" and error["code"] == "not_your_turn"
+    assert error["message"] == "あなたの手番ではありません。"
+    await quiet(*sockets)
+    assert (await Game.objects.aget(pk=game.pk)).version == 0
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_refusal_messages_follow_the_language_cookie(table, alice, bob):
+    await sync_to_async(start_at_position)(table, alice)
+    socket = await open_socket(alice, table.pk, language="en")
+    await next_state(socket)
+    await socket.send_json_to({"type": "action", "action": {"type": "pass"}})
+    error = await socket.receive_json_from(3)
+    assert error["code"] == "not_your_turn" and error["message"] == "It is not your turn."
+    await socket.disconnect()
+
+
+async def test_a_spectator_cannot_act(table, alice, mallory):
+    game = await sync_to_async(start_at_position)(table, alice)
+    socket = (await connect_all(table.pk, mallory))[0]
+    await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
+    error = await socket.receive_json_from(3)
+    assert error["code"] == "not_seated"
+    assert (await Game.objects.aget(pk=game.pk)).version == 0
+    await socket.disconnect()
+
+
+async def test_acting_without_a_game_is_no_game(table, alice):
+    socket = (await connect_all(table.pk, alice))[0]
+    await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
+    assert (await socket.receive_json_from(3))["code"] == "no_game"
+    await socket.disconnect()
+
+
+async def test_garbage_is_refused_and_the_socket_stays_usable(table, alice, bob):
+    game = await sync_to_async(start_at_position)(table, alice)
+    socket = (await connect_all(table.pk, bob))[0]
+    cases = [
+        ("{not json", None, "bad_json"),
+        ("[1, 2]", None, "bad_json"),
+        (None, b"\x00\x01", "bad_json"),
+        (json.dumps({"type": "hello"}), None, "unknown_type"),
+        (json.dumps({"type": "action", "action": "draw"}), None, "bad_action"),
+        (json.dumps({"type": "action", "action": {"type": "play", "cards": 5}}), None,
+         "bad_action"),
+        (json.dumps({"type": "sync", "pad": "x" * settings.DOBON_WS_MAX_MESSAGE_BYTES}), None,
+         "too_large"),
+    ]
+    for text, data, code in cases:
+        await socket.send_to(text_data=text, bytes_data=data)
+        error = await socket.receive_json_from(3)
+        assert error["type"] == "error" and error["code"] == code, (text, data)
+        assert error["message"]
+    await socket.send_json_to({"type": "sync"})
+    _, state = await next_state(socket)
+    assert state["version"] == 0 and state["view"]["hand"] == HANDS[1]
+    await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
+    _, state = await next_state(socket)
+    assert state["version"] == 1
+    assert (await Game.objects.aget(pk=game.pk)).version == 1
+    await socket.disconnect()
+
+
+async def test_a_flood_is_rate_limited_and_the_socket_recovers(table, alice, bob):
+    game = await sync_to_async(start_at_position)(table, alice)
+    socket = (await connect_all(table.pk, bob))[0]
+    limit = settings.DOBON_WS_MAX_MESSAGES_PER_SECOND
+    for _ in range(limit + 10):
+        await socket.send_to(text_data=json.dumps({"type": "hello"}))
+    codes = [(await socket.receive_json_from(3))["code"] for _ in range(limit + 10)]
+    assert codes.count("rate_limited") >= 10 and codes.count("unknown_type") >= limit - 2
+    await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
+    first = await socket.receive_json_from(3)
+    assert first == {"type": "error", "code": "rate_limited", "message": first["message"]}
+    assert (await Game.objects.aget(pk=game.pk)).version == 0
+    await asyncio.sleep(1.1)
+    await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
+    _, state = await next_state(socket)
+    assert state["version"] == 1
+    await socket.disconnect()
+
+
+# -- resync -----------------------------------------------------------------------------------------
+
+
+async def test_a_reconnecting_client_gets_the_exact_current_table(table, alice, bob, carol):
+    game = await sync_to_async(start_at_position)(table, alice)
+    alice_socket, bob_socket = await connect_all(table.pk, alice, bob)
+    await alice_socket.disconnect()
+    await bob_socket.send_json_to({"type": "action", "action": {"type": "draw"}})
+    await next_state(bob_socket)
+    await bob_socket.send_json_to({"type": "action", "action": {"type": "pass"}})
+    await next_state(bob_socket)
+    back = await open_socket(alice, table.pk)
+    _, state = await next_state(back)
+    fresh = await sync_to_async(play.table_for)(table, alice)
+    assert state["version"] == 2 and state["view"] == fresh["view"]
+    assert state["game"] == game.pk and state["view"]["hand"] == HANDS[0]
+    await back.send_json_to({"type": "sync"})
+    _, again = await next_state(back)
+    assert again["version"] == 2 and again["view"] == state["view"]
+    for socket in (back, bob_socket):
+        await socket.disconnect()
+
+
+async def test_abort_and_finish_bring_everyone_back_to_the_room(table, alice, bob, carol, dave):
+    hands = [["G1", "G2"], ["R5"], ["Y9", "Y8"], ["G9", "G8"]]
+    await sync_to_async(start_at_position)(table, alice, hands=hands)
+    sockets = await connect_all(table.pk, alice, bob, carol, dave)
+    await sockets[1].send_json_to({"type": "action", "action": {"type": "play", "cards": ["R5"]}})
+    for socket in sockets:
+        got, state = await next_state(socket)
+        assert state["status"] == "finished" and state["view"]["result"]["kind"] == "agari"
+        assert state["view"]["revealed"][0] == ["G1", "G2"]
+        assert state["room"]["seats"][1]["points"] == 37
+    await sockets[0].send_json_to({"type": "sync"})
+    _, state = await next_state(sockets[0])
+    assert state["view"] is None and state["room"]["last_result"]["result"]["winners"] == [1]
+    game2 = await sync_to_async(play.start_game)(table, alice, now=NOW + 100)
+    for socket in sockets:
+        _, state = await next_state(socket)
+        assert state["game"] == game2.pk and state["version"] == 0
+    await sync_to_async(play.abort_game)(game2, alice)
+    for socket in sockets:
+        _, state = await next_state(socket)
+        assert state["view"] is None and state["room"]["last_result"]["status"] == "aborted"
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_user_group_push_for_another_room_is_ignored(table, alice, bob, carol):
+    other = await sync_to_async(make_room)(carol, alice)
+    in_table = (await connect_all(table.pk, alice))[0]
+    await sync_to_async(play.start_game)(other, carol, now=NOW)
+    await quiet(in_table)
+    await in_table.disconnect()
+
+
+async def test_someone_seated_after_the_start_watches_as_a_spectator(table, alice, mallory):
+    await sync_to_async(start_at_position)(table, alice)
+    await Membership.objects.filter(room=table, seat_index=3).adelete()
+    await Membership.objects.acreate(room=table, user=mallory, seat_index=3)
+    socket = await open_socket(mallory, table.pk)
+    _, state = await next_state(socket)
+    assert state["seat"] is None and "hand" not in state["view"]
+    await socket.disconnect()
