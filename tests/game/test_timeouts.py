@@ -126,6 +126,7 @@ def test_celery_tasks_call_the_service(game, monkeypatch):
     assert tasks.expire_due_games_task.run() == 0
 
 
+@pytest.mark.django_db(transaction=True)  # tick() closes connections, as a thread must
 def test_inprocess_scheduler_tick_runs_the_sweep(game, monkeypatch):
     monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
     assert scheduler.tick() == 1
