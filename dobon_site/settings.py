@@ -125,7 +125,13 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # The default capacity of 100 drops group messages in bursts; clients
             # resync by version, but we would rather not lose pushes at all.
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            # redis-py 8 reads with a 5 s socket timeout by default, which cuts the
+            # layer's idle blocking pop and kills every quiet socket with 1011: no timeout.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "capacity": 1500,
+                "expiry": 30,
+            },
         }
     }
 else:
