@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def admin_client(client, django_user_model, password):
-    client.force_login(django_user_model.objects.create_superuser("boss", "b@example.com", password))
+    client.force_login(
+        django_user_model.objects.create_superuser("boss", "b@example.com", password)
+    )
     return client
 
 

@@ -46,15 +46,18 @@ def test_signup_follows_a_safe_next_only(client):
 @pytest.mark.parametrize(
     "data, field",
     [
-        ({"username": "erin", "password1": NEW_PASSWORD, "password2": "different-941"},
-         "password2"),
+        (
+            {"username": "erin", "password1": NEW_PASSWORD, "password2": "different-941"},
+            "password2",
+        ),
         ({"username": "erin", "password1": "123", "password2": "123"}, "password2"),
         ({"username": "erin", "password1": "password", "password2": "password"}, "password2"),
         ({"username": "", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}, "username"),
-        ({"username": "bad name!", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
-         "username"),
-        ({"username": "alice", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
-         "username"),
+        (
+            {"username": "bad name!", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+            "username",
+        ),
+        ({"username": "alice", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}, "username"),
     ],
 )
 def test_signup_shows_validation_errors_in_the_form(client, alice, data, field):
@@ -124,8 +127,10 @@ def test_password_change(client, alice, password):
 @pytest.mark.parametrize(
     "data, field",
     [
-        ({"old_password": "wrong", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
-         "old_password"),
+        (
+            {"old_password": "wrong", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+            "old_password",
+        ),
         ({"new_password1": NEW_PASSWORD, "new_password2": "other-pass-123"}, "new_password2"),
         ({"new_password1": "short", "new_password2": "short"}, "new_password2"),
     ],
@@ -167,7 +172,9 @@ def test_profile_hides_private_rooms_from_outsiders(client, alice, bob, mallory)
     private = rooms.create_room(alice, name="Secret den", is_public=False)
     rooms.take_seat(private, bob, 1)
     client.force_login(mallory)
-    assert "Secret den" not in client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    assert (
+        "Secret den" not in client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    )
     client.force_login(bob)
     assert "Secret den" in client.get(reverse("accounts:profile", args=["alice"])).content.decode()
 

@@ -92,16 +92,24 @@ def test_create_room_with_defaults(client, alice):
 
 def test_create_private_room(client, alice):
     client.force_login(alice)
-    client.post(reverse("game:create_room"), {"name": "Secret", "seat_count": 8,
-                                              "timeout_seconds": 60})
+    client.post(
+        reverse("game:create_room"), {"name": "Secret", "seat_count": 8, "timeout_seconds": 60}
+    )
     room = Room.objects.get()
     assert (room.is_public, room.seat_count, room.timeout_seconds) == (False, 8, 60)
 
 
 @pytest.mark.parametrize(
     "bad",
-    [{"seat_count": 1}, {"seat_count": 9}, {"timeout_seconds": 4}, {"timeout_seconds": 61},
-     {"name": ""}, {"name": "   "}, {"name": "x" * 61}],
+    [
+        {"seat_count": 1},
+        {"seat_count": 9},
+        {"timeout_seconds": 4},
+        {"timeout_seconds": 61},
+        {"name": ""},
+        {"name": "   "},
+        {"name": "x" * 61},
+    ],
 )
 def test_create_room_shows_errors_and_creates_nothing(client, alice, bad):
     client.force_login(alice)

@@ -34,7 +34,11 @@ def test_create_room_seats_the_owner_at_seat_0(alice, room):
 
 
 def test_create_room_refuses_blank_name_and_bad_settings(alice):
-    for kwargs in ({"name": "  "}, {"name": "x", "seat_count": 9}, {"name": "x", "timeout_seconds": 4}):
+    for kwargs in (
+        {"name": "  "},
+        {"name": "x", "seat_count": 9},
+        {"name": "x", "timeout_seconds": 4},
+    ):
         with pytest.raises(RoomError):
             rooms.create_room(alice, **kwargs)
     assert not Room.objects.exists()

@@ -31,8 +31,14 @@ def _seats(room: Room) -> dict[int, str]:
 
 def _state(room: Room) -> tuple:
     room.refresh_from_db()
-    return (room.name, room.owner_id, room.seat_count, room.timeout_seconds, room.is_public,
-            _seats(room))
+    return (
+        room.name,
+        room.owner_id,
+        room.seat_count,
+        room.timeout_seconds,
+        room.is_public,
+        _seats(room),
+    )
 
 
 def _messages(response) -> list[str]:
@@ -53,7 +59,10 @@ def test_room_page_shows_seats_clockwise_r1_1(client, alice, room):
     seats = response.context["seats"]
     assert [s.index for s in seats] == [0, 1, 2, 3]
     assert [s.membership.user.username if s.membership else None for s in seats] == [
-        "alice", "bob", None, None,
+        "alice",
+        "bob",
+        None,
+        None,
     ]
     html = response.content.decode()
     assert html.index("alice") < html.index("bob")
@@ -61,8 +70,12 @@ def test_room_page_shows_seats_clockwise_r1_1(client, alice, room):
 
 
 def test_anonymous_visitor_is_sent_to_log_in(client, room):
-    for url in (_url("room", room), _url("room_settings", room), reverse("game:lobby"),
-                reverse("game:join", args=[room.invite_code])):
+    for url in (
+        _url("room", room),
+        _url("room_settings", room),
+        reverse("game:lobby"),
+        reverse("game:join", args=[room.invite_code]),
+    ):
         response = client.get(url)
         assert response.status_code == 302
         assert response.url.startswith(reverse("accounts:login"))
@@ -111,8 +124,9 @@ def test_invite_link_shown_to_members_only(client, alice, bob, mallory, room):
     assert room.invite_code not in client.get(_url("room", room)).content.decode()
 
 
-def test_owner_without_a_seat_still_sees_the_private_room_and_invite(client, alice, bob,
-                                                                      private_room):
+def test_owner_without_a_seat_still_sees_the_private_room_and_invite(
+    client, alice, bob, private_room
+):
     rooms.leave_room(private_room, alice)
     private_room.refresh_from_db()
     private_room.owner = alice
@@ -155,8 +169,16 @@ def test_take_the_first_free_seat_when_no_seat_is_named(client, carol, room):
     assert _seats(room) == {0: "alice", 1: "bob", 2: "carol"}
 
 
-@pytest.mark.parametrize("forged", [{"seat_index": 1}, {"seat_index": 9}, {"seat_index": 5},
-                                    {"seat_index": "x"}, {"seat_index": -1}])
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"seat_index": 1},
+        {"seat_index": 9},
+        {"seat_index": 5},
+        {"seat_index": "x"},
+        {"seat_index": -1},
+    ],
+)
 def test_forged_seat_posts_change_nothing(client, carol, room, forged):
     client.force_login(carol)
     before = _state(room)
@@ -229,7 +251,10 @@ def test_owner_edits_settings(client, alice, room):
     assert response.status_code == 302
     room.refresh_from_db()
     assert (room.name, room.seat_count, room.timeout_seconds, room.is_public) == (
-        "Night room", 6, 30, False,  # an unticked checkbox is "private"
+        "Night room",
+        6,
+        30,
+        False,  # an unticked checkbox is "private"
     )
 
 
@@ -243,8 +268,14 @@ def test_member_cannot_edit_settings(client, bob, room):
 
 @pytest.mark.parametrize(
     "bad",
-    [{"seat_count": 9}, {"seat_count": 1}, {"timeout_seconds": 4}, {"timeout_seconds": 61},
-     {"name": ""}, {"seat_count": "many"}],
+    [
+        {"seat_count": 9},
+        {"seat_count": 1},
+        {"timeout_seconds": 4},
+        {"timeout_seconds": 61},
+        {"name": ""},
+        {"seat_count": "many"},
+    ],
 )
 def test_invalid_settings_show_errors_and_change_nothing(client, alice, room, bad):
     client.force_login(alice)
