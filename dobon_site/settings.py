@@ -150,6 +150,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
+# Moves commit without waiting for the WAL flush on PostgreSQL (game/services/play.py
+# explains the trade-off); false restores fully synchronous commits.
+DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=True)
+
 # Live play limits (websocket protocol).
 DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)
 DOBON_WS_MAX_MESSAGES_PER_SECOND = env_int("DOBON_WS_MAX_MESSAGES_PER_SECOND", 20)

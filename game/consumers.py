@@ -15,9 +15,11 @@ import logging
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.db import connections
 from django.utils import translation
 
 from game.messages import message_for
@@ -108,14 +110,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def act(self, action: Any) -> None:
         try:
-            await database_sync_to_async(play.act_in_room)(self.room_id, self.user, action)
+            pushes = await sync_to_async(_act)(self.room_id, self.user, action)
         except play.PlayError as exc:
             await self.send_error(exc.code)
+            return
         except Exception:
             log.exception("action failed in room %s", self.room_id)
             await self.send_error("server_error")
-        # Success needs no answer here: the change arrives through the groups, like
-        # everyone else's.
+            return
+        # Sent from here, not from the database thread, which is free for the next
+        # move meanwhile. No direct answer: the change arrives through the groups.
+        await play.send_pushes(pushes)
 
     # -- to the client --------------------------------------------------------------------------
 
@@ -172,6 +177,27 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_sync(self, message: dict[str, Any]) -> None:
         await self.send_table(force=True)
+
+
+def _act(room_id: int, user: Any, action: Any) -> list[play.Push]:
+    """One move in the process's database thread, keeping its connection open.
+
+    channels' database_sync_to_async would close the connection after every call
+    (CONN_MAX_AGE = 0) and a move would pay a new PostgreSQL connection each time. All
+    thread-sensitive calls of a process run in this one thread, so one connection is
+    kept, not leaked; a broken one is dropped before use.
+    """
+    _drop_broken_connections()
+    with play.deferred_pushes() as pushes:
+        play.act_in_room(room_id, user, action)
+    return pushes
+
+
+def _drop_broken_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and (conn.errors_occurred or conn.needs_rollback):
+            if not conn.is_usable():
+                conn.close()
 
 
 def _table(room_id: int, user: Any) -> dict[str, Any]:
