@@ -170,3 +170,49 @@ def parse_cards(codes: list[str]) -> list[int]:
 def codes_of(ids: list[int]) -> list[str]:
     """Codes of a list of ids."""
     return [CODE[i] for i in ids]
+
+
+# ---------------------------------------------------------------- matching tables
+# Precomputed so that "may this card be played now?" is one tuple index on the hot path.
+
+N_IDS = len(CARDS)
+# The ids that are identical to a given id (R2.2): itself, or every F.
+CLASS_IDS: tuple[tuple[int, ...], ...] = tuple(
+    FORCE_IDS if CLASS_OF[i] == FORCE_CLASS else (i,) for i in range(N_IDS)
+)
+
+
+def _matches(card: int, color: int, top_rank: int) -> bool:
+    # R4.1: W, W+4 and F always match; a coloured card by colour or number/symbol.
+    if RANK[card] >= Rank.WILD:
+        return True
+    return COLOR_OF[card] == color or RANK[card] == top_rank
+
+
+def _stacks_on(card: int, top_rank: int) -> bool:
+    # R5.1: +2 on +2; W+4 on +2 or W+4.
+    if card == WILD4_ID:
+        return top_rank in (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR)
+    return top_rank == Rank.DRAW_TWO and RANK[card] == Rank.DRAW_TWO
+
+
+# MATCH[color + 1][top rank][card id]: playable with no draw stack open (colour -1 = none).
+MATCH: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
+    tuple(tuple(_matches(i, color, rank) for i in range(N_IDS)) for rank in range(16))
+    for color in range(-1, 4)
+)
+# STACK_ON[top rank][card id]: playable onto an open draw stack.
+STACK_ON: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(_stacks_on(i, rank) for i in range(N_IDS)) for rank in range(16)
+)
+
+_GROUPS: list[list[tuple[tuple[str, ...], list[int]]]] = [[] for _ in range(N_IDS)]
+
+
+def groups(card: int, count: int) -> list[tuple[tuple[str, ...], list[int]]]:
+    """``(codes, ids)`` for plays of 1..count copies of one card (memoised; never mutate)."""
+    known = _GROUPS[card]
+    while len(known) < count:
+        k = len(known) + 1
+        known.append(((CODE[card],) * k, [card] * k))
+    return known[:count] if len(known) > count else known

@@ -18,9 +18,10 @@ from __future__ import annotations
 import itertools
 import random
 from enum import StrEnum
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn
 
 from .cards import (
+    CLASS_IDS,
     CLASS_OF,
     CODE,
     COLOR_INDEX,
@@ -29,13 +30,13 @@ from .cards import (
     FORCE_CLASS,
     FORCE_IDS,
     IS_NUMBER,
-    N_CLASSES,
+    MATCH,
     POINTS,
     RANK,
-    WILD4_ID,
-    WILD_ID,
+    STACK_ON,
     Rank,
     full_deck,
+    groups,
     parse_cards,
 )
 from .errors import IllegalAction
@@ -43,6 +44,8 @@ from .result import Result, settle_agari, settle_deck_out, settle_dobon
 
 Event = dict[str, Any]
 Action = dict[str, Any]
+# A play legal_actions found: its card ids and whether it is a cut-in.
+Move = tuple[list[int], bool]
 
 
 class Phase(StrEnum):
@@ -72,6 +75,7 @@ _STOPPED = (Phase.DOBON_WAIT, Phase.RETURN_WAIT)
 _WAITS = (Phase.AGARI_WAIT, Phase.DOBON_WAIT, Phase.RETURN_WAIT)
 _HAND_SIZE = 7
 _FORMAT = 1
+_FIRST_FORCE = FORCE_IDS[0]
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -96,15 +100,16 @@ class Game:
     """
 
     __slots__ = (
-        "_n", "_hands", "_counts", "_points", "_deck", "_discards", "_color", "_dir",
+        "_n", "_hands", "_held", "_points", "_deck", "_discards", "_color", "_dir",
         "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
-        "_target", "_declarers", "_result", "_rng",
+        "_target", "_declarers", "_result", "_rng", "_rng_shared",
+        "_mv_seat", "_mv_plays", "_mv_other",
     )
 
     _n: int
     _hands: list[list[int]]        # each seat's card ids, in the order received
-    _counts: list[list[int]]       # per seat, how many cards of each identity class
+    _held: list[dict[int, int]]    # per seat, card id -> copies held (no zero entries)
     _points: list[int]             # per seat, the points of its hand (R2.3)
     _deck: list[int]               # the draw pile, next card LAST (pop is cheap)
     _discards: list[int]           # the discard pile, top card last
@@ -128,6 +133,12 @@ class Game:
     _declarers: list[int]          # dobon declarers in declaration order
     _result: Result | None
     _rng: random.Random
+    _rng_shared: bool              # copy-on-write: another Game may hold the same generator
+    # What legal_actions last found for one seat, so that apply can take a listed action
+    # without checking it again. _mv_seat is -1 whenever the state has changed since.
+    _mv_seat: int
+    _mv_plays: dict[tuple[str, ...], Move]
+    _mv_other: list[str]           # "draw", "pass", "color", "dobon", "return", "decline"
 
     # ------------------------------------------------------------------ creation
 
@@ -160,8 +171,8 @@ class Game:
 
         >>> g = Game.from_setup(hands=[["R5"], ["B3", "G2"]], first_card="W", deck=[],
         ...                     first_player=1)
-        >>> g.phase, g.chooser
-        ('color', 1)
+        >>> g.phase == "color", g.chooser
+        (True, 1)
         """
         if not isinstance(hands, (list, tuple)):
             raise ValueError("hands must be a list of lists of card codes")
@@ -183,7 +194,7 @@ class Game:
         n = len(hands)
         g._n = n
         g._hands = [list(h) for h in hands]
-        g._counts = [_class_counts(h) for h in hands]
+        g._held = [_held_of(h) for h in hands]
         g._points = [sum(POINTS[i] for i in h) for h in hands]
         g._deck = list(reversed(deck))
         g._discards = [first]
@@ -193,7 +204,8 @@ class Game:
         g._lp_seat, g._lp_count, g._lp_points = -1, 1, POINTS[first]
         g._chances, g._chance_dl = [0] * n, None
         g._target, g._declarers, g._result = -1, [], None
-        g._rng = rng
+        g._rng, g._rng_shared = rng, False
+        g._mv_seat, g._mv_plays, g._mv_other = -1, {}, []
         g._turn_up_first_card(first, first_player, now)
         return g
 
@@ -296,8 +308,11 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """``"turn"``, ``"color"``, ``"agari_wait"``, ``"dobon_wait"``, ``"return_wait"`` or ``"finished"``."""
-        return self._phase.value
+        """``"turn"``, ``"color"``, ``"agari_wait"``, ``"dobon_wait"``, ``"return_wait"`` or ``"finished"``.
+
+        A :class:`Phase`, which is a ``str`` and compares equal to those strings.
+        """
+        return self._phase
 
     @property
     def has_drawn(self) -> bool:
@@ -352,48 +367,50 @@ class Game:
         self._check_seat(seat)
         ids = _parse_action_cards(cards)
         cut_in = self._check_play(seat, ids)
+        self._mv_seat = -1
         return self._play(seat, ids, now, cut_in)
 
     def draw(self, seat: int, now: float) -> list[Event]:
         """The optional draw of one card (R4.2), or taking the open draw stack (R5.2)."""
         self._check_seat(seat)
         self._check_draw(seat)
-        if self._stack:
-            return self._take(seat, now)
-        events = self._draw_one(seat, now)
-        if self._phase is not Phase.FINISHED:
-            events.append(self._restart_clock(now))
-        return events
+        self._mv_seat = -1
+        return self._draw_or_take(seat, now)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
         """Pass after the optional draw (R4.2)."""
         self._check_seat(seat)
         self._check_pass(seat)
+        self._mv_seat = -1
         return self._pass(seat, now)
 
     def choose_color(self, seat: int, color: str, now: float) -> list[Event]:
         """Choose the colour after a W or W+4 (R6), ``color`` in ``"R" "B" "G" "Y"``."""
         self._check_seat(seat)
         self._check_color(seat, color)
+        self._mv_seat = -1
         return self._set_color(seat, COLOR_INDEX[color], now)
 
     def dobon(self, seat: int, now: float) -> list[Event]:
         """Declare dobon on the last play (R9)."""
         self._check_seat(seat)
         self._check_dobon(seat)
+        self._mv_seat = -1
         return self._declare(seat, now)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
         """Return a dobon (R10)."""
         self._check_seat(seat)
         self._check_return(seat)
-        return self._return(seat)
+        self._mv_seat = -1
+        return self._return(seat, now)
 
     def decline(self, seat: int, now: float) -> list[Event]:
         """Let all of this seat's open chances lapse (R7.6, R9.2, R10.2)."""
         self._check_seat(seat)
         self._check_decline(seat)
-        return self._decline(seat, now, timed_out=False)
+        self._mv_seat = -1
+        return self._decline(seat, now)
 
     def apply(self, seat: int, action: Action, now: float) -> list[Event]:
         """Any action given as a dict (the shapes :meth:`legal_actions` lists).
@@ -403,29 +420,59 @@ class Game:
         >>> [e["type"] for e in g.apply(0, {"type": "draw"}, 0.0)]
         ['draw', 'drawn', 'turn']
         """
+        if seat == self._mv_seat and type(action) is dict:
+            events = self._apply_listed(seat, action, now)
+            if events is not None:
+                return events
+        return self._apply_checked(seat, action, now)
+
+    def _apply_listed(self, seat: int, action: Action, now: float) -> list[Event] | None:
+        """Do an action legal_actions listed for this very state, or return ``None``.
+
+        Only an exact match with a listed action is taken here, so skipping the checks
+        cannot let an illegal action through; anything else goes the checked way.
+        """
+        kind = action.get("type")
+        if kind == "play":
+            cards = action.get("cards")
+            if type(cards) is not list:
+                return None
+            try:
+                move = self._mv_plays.get(tuple(cards))
+            except TypeError:  # unhashable junk inside the list
+                return None
+            if move is None:
+                return None
+            self._mv_seat = -1
+            return self._play(seat, move[0], now, move[1])
+        if kind not in self._mv_other:
+            return None
+        if kind == "color":
+            color = action.get("color")
+            if type(color) is not str or color not in COLOR_INDEX:
+                return None
+            self._mv_seat = -1
+            return self._set_color(seat, COLOR_INDEX[color], now)
+        self._mv_seat = -1
+        return _LISTED[kind](self, seat, now)
+
+    def _apply_checked(self, seat: int, action: Action, now: float) -> list[Event]:
         if not isinstance(action, dict):
             _fail("malformed_action", "an action is a dict with a 'type'")
         kind = action.get("type")
         if kind == "play":
             return self.play(seat, action.get("cards"), now)  # type: ignore[arg-type]
-        if kind == "draw":
-            return self.draw(seat, now)
-        if kind == "take":
-            return self._take_action(seat, now)
-        if kind == "pass":
-            return self.pass_turn(seat, now)
         if kind == "color":
             color = action.get("color")
             if not isinstance(color, str):
                 _fail("malformed_action", "a colour action needs a 'color'")
             return self.choose_color(seat, color, now)
-        if kind == "dobon":
-            return self.dobon(seat, now)
-        if kind == "return":
-            return self.dobon_return(seat, now)
-        if kind == "decline":
-            return self.decline(seat, now)
-        _fail("malformed_action", f"unknown action type {kind!r}")
+        if kind == "take":
+            return self._take_action(seat, now)
+        method = _CHECKED.get(kind) if isinstance(kind, str) else None
+        if method is None:
+            _fail("malformed_action", f"unknown action type {kind!r}")
+        return method(self, seat, now)
 
     def _take_action(self, seat: int, now: float) -> list[Event]:
         # "take" is accepted as an explicit alias of draw-while-facing-a-stack.
@@ -433,6 +480,7 @@ class Game:
         self._check_draw(seat)
         if not self._stack:
             _fail("no_stack_to_take", "there is no draw stack to take")
+        self._mv_seat = -1
         return self._take(seat, now)
 
     def advance(self, now: float) -> list[Event]:
@@ -450,6 +498,7 @@ class Game:
             deadline, is_chance = self._due()
             if deadline is None or deadline > now:
                 return events
+            self._mv_seat = -1
             if is_chance:
                 events += self._lapse_chances(deadline)
             else:
@@ -465,64 +514,80 @@ class Game:
         >>> g.legal_actions(0)
         [{'type': 'play', 'cards': ['R5']}, {'type': 'play', 'cards': ['R5', 'R5']}, {'type': 'draw'}]
         """
-        self._check_seat(seat)
-        phase = self._phase
-        if phase is Phase.FINISHED:
-            return []
-        bits = self._chances[seat]
-        actions: list[Action] = []
-        if phase is Phase.TURN and seat == self._turn:
-            actions += self._turn_actions(seat)
-        elif phase is Phase.COLOR and seat == self._chooser:
-            actions += [{"type": "color", "color": c} for c in COLORS]
-        elif bits & CUT_IN:
-            actions += self._cut_in_plays(seat)
-        if bits & DOBON:
-            actions.append({"type": "dobon"})
-        if bits & RETURN:
-            actions.append({"type": "return"})
-        if bits:
-            actions.append({"type": "decline"})
+        if seat != self._mv_seat:
+            self._check_seat(seat)
+            self._find_moves(seat)
+        actions: list[Action] = [{"type": "play", "cards": list(codes)} for codes in self._mv_plays]
+        for kind in self._mv_other:
+            if kind == "color":
+                actions += [{"type": "color", "color": c} for c in COLORS]
+            else:
+                actions.append({"type": kind})
         return actions
 
-    def _turn_actions(self, seat: int) -> list[Action]:
-        plays = [{"type": "play", "cards": [CODE[i] for i in p]} for p in self._turn_plays(seat)]
-        if self._stack or not self._drawn:
-            plays.append({"type": "draw"})
-        else:
-            plays.append({"type": "pass"})
-        return plays
+    def _find_moves(self, seat: int) -> None:
+        """Work out (and keep until the next change) everything ``seat`` may do now."""
+        plays: dict[tuple[str, ...], Move] = {}
+        other: list[str] = []
+        phase = self._phase
+        if phase is not Phase.FINISHED:
+            bits = self._chances[seat]
+            if phase is Phase.TURN and seat == self._turn:
+                self._add_turn_plays(seat, plays)
+                other.append("draw" if self._stack or not self._drawn else "pass")
+            elif phase is Phase.COLOR and seat == self._chooser:
+                other.append("color")
+            elif bits & CUT_IN:
+                self._add_cut_in_plays(seat, plays)
+            if bits & DOBON:
+                other.append("dobon")
+            if bits & RETURN:
+                other.append("return")
+            if bits:
+                other.append("decline")
+        self._mv_seat, self._mv_plays, self._mv_other = seat, plays, other
 
-    def _turn_plays(self, seat: int) -> list[list[int]]:
-        hand = self._hands[seat]
-        counts = self._counts[seat]
-        plays: list[list[int]] = []
-        seen: set[int] = set()
-        for card in hand:
-            cls = CLASS_OF[card]
-            if cls in seen:
+    def _add_turn_plays(self, seat: int, plays: dict[tuple[str, ...], Move]) -> None:
+        """R4.1 / R5.1 plays of every count, minus what R8.1 forbids."""
+        held = self._held[seat]
+        hand_size = len(self._hands[seat])
+        top_rank = RANK[self._discards[-1]]
+        table = STACK_ON[top_rank] if self._stack else MATCH[self._color + 1][top_rank]
+        force = False
+        for card in sorted(held):  # card-id order: the same however the hand was built
+            if not table[card]:
                 continue
-            seen.add(cls)
-            if self._playable_class(cls):
-                plays += _plays_of_class(seat_hand=hand, cls=cls, count=counts[cls])
-        return plays
+            count = held[card]
+            if card >= _FIRST_FORCE:
+                force = True
+                continue
+            if count == hand_size and not IS_NUMBER[card]:
+                count -= 1
+            for codes, ids in groups(card, count):
+                plays[codes] = (ids, False)
+        if force:
+            _add_force_plays(held, hand_size, plays, cut_in=False)
 
-    def _cut_in_plays(self, seat: int) -> list[Action]:
-        hand = self._hands[seat]
-        cls = CLASS_OF[self._discards[-1]]
-        plays = _plays_of_class(hand, cls, self._counts[seat][cls])
-        return [{"type": "play", "cards": [CODE[i] for i in p]} for p in plays]
-
-    def _playable_class(self, cls: int) -> bool:
-        """R4.1 matching, or R5.1 stacking when a draw stack is open."""
+    def _add_cut_in_plays(self, seat: int, plays: dict[tuple[str, ...], Move]) -> None:
+        """R7.1: cards identical to the top card, any count R8.1 allows."""
         top = self._discards[-1]
+        held = self._held[seat]
+        hand_size = len(self._hands[seat])
+        if CLASS_OF[top] == FORCE_CLASS:
+            _add_force_plays(held, hand_size, plays, cut_in=True)
+            return
+        count = held.get(top, 0)
+        if count == hand_size and not IS_NUMBER[top]:
+            count -= 1
+        for codes, ids in groups(top, count):
+            plays[codes] = (ids, True)
+
+    def _playable(self, card: int) -> bool:
+        """R4.1 matching, or R5.1 stacking when a draw stack is open."""
+        top_rank = RANK[self._discards[-1]]
         if self._stack:
-            if cls == WILD4_ID:
-                return True
-            return RANK[top] == _DRAW_TWO and cls < 52 and RANK[cls] == _DRAW_TWO
-        if cls >= 52:
-            return True
-        return COLOR_OF[cls] == self._color or RANK[cls] == RANK[top]
+            return STACK_ON[top_rank][card]
+        return MATCH[self._color + 1][top_rank][card]
 
     # ------------------------------------------------------------------ checks
 
@@ -549,13 +614,9 @@ class Game:
         return True
 
     def _check_in_hand(self, seat: int, ids: list[int]) -> None:
-        hand = self._hands[seat]
-        if len(ids) == 1:
-            if ids[0] not in hand:
-                _fail("not_in_hand", f"{CODE[ids[0]]} is not in your hand")
-            return
+        held = self._held[seat]
         for card in set(ids):
-            if ids.count(card) > hand.count(card):
+            if ids.count(card) > held.get(card, 0):
                 _fail("not_in_hand", f"you do not hold {ids.count(card)} × {CODE[card]}")
 
     def _check_going_out(self, seat: int, ids: list[int]) -> None:
@@ -567,7 +628,7 @@ class Game:
         cls = CLASS_OF[ids[0]]
         if any(CLASS_OF[i] != cls for i in ids):
             _fail("not_identical", "cards played together must be identical (R2.2)")
-        if not self._playable_class(cls):
+        if not self._playable(ids[0]):
             if self._stack:
                 _fail("must_draw_or_stack", "stack a draw card or take the stack (R5)")
             _fail("does_not_match", f"{CODE[ids[0]]} does not match the field (R4.1)")
@@ -642,11 +703,15 @@ class Game:
     # ------------------------------------------------------------------ doing
 
     def _play(self, seat: int, ids: list[int], now: float, cut_in: bool) -> list[Event]:
-        hand, counts = self._hands[seat], self._counts[seat]
+        hand, held = self._hands[seat], self._held[seat]
         points = 0
         for card in ids:
             hand.remove(card)
-            counts[CLASS_OF[card]] -= 1
+            left = held[card] - 1
+            if left:
+                held[card] = left
+            else:
+                del held[card]
             points += POINTS[card]
         self._points[seat] -= points
         self._discards += ids
@@ -706,16 +771,20 @@ class Game:
     def _open_chances(self, player: int, now: float) -> list[Event]:
         """R7.1 / R9.1: who may cut in on or dobon the play just made; tell only them."""
         top = self._discards[-1]
-        cls, number, points = CLASS_OF[top], IS_NUMBER[top], self._lp_points
-        turn, chances = self._turn, self._chances
+        identical, number, points = CLASS_IDS[top], IS_NUMBER[top], self._lp_points
+        turn, chances, hand_points = self._turn, self._chances, self._points
         events: list[Event] = []
         deadline = now + self._timeout
         for s in range(self._n):
             if s == player:
                 continue
-            bits = DOBON if self._points[s] == points else 0
-            if s != turn and self._counts[s][cls] and (number or len(self._hands[s]) > 1):
-                bits |= CUT_IN
+            bits = DOBON if hand_points[s] == points else 0
+            if s != turn and (number or len(self._hands[s]) > 1):
+                held = self._held[s]
+                for card in identical:
+                    if card in held:
+                        bits |= CUT_IN
+                        break
             if bits:
                 chances[s] = bits
                 events.append({"type": "chance", "to": s, "seat": s,
@@ -754,11 +823,19 @@ class Game:
         deck = self._deck
         got = [deck.pop() for _ in range(min(count, len(deck)))]
         self._hands[seat] += got
-        counts = self._counts[seat]
+        held = self._held[seat]
         for card in got:
-            counts[CLASS_OF[card]] += 1
+            held[card] = held.get(card, 0) + 1
             self._points[seat] += POINTS[card]
         return got
+
+    def _draw_or_take(self, seat: int, now: float) -> list[Event]:
+        if self._stack:
+            return self._take(seat, now)
+        events = self._draw_one(seat, now)
+        if self._phase is not Phase.FINISHED:
+            events.append(self._restart_clock(now))
+        return events
 
     def _draw_one(self, seat: int, now: float) -> list[Event]:
         """The optional draw; R12.1: the last card (or an empty deck) ends the game."""
@@ -836,7 +913,7 @@ class Game:
         self._chance_dl = None
         return self._finish(self._settle_dobon(returned=False), self._declarers[-1])
 
-    def _return(self, seat: int) -> list[Event]:
+    def _return(self, seat: int, now: float) -> list[Event]:
         event: Event = {"type": "return", "to": None, "seat": seat,
                         "hand": [CODE[i] for i in self._hands[seat]]}
         return [event] + self._finish(self._settle_dobon(returned=True), seat)
@@ -846,7 +923,7 @@ class Game:
         points[self._target] += self._lp_points  # R11: the play dobon'd on counts back
         return settle_dobon(self._target, list(self._declarers), points, self._rate, returned)
 
-    def _decline(self, seat: int, now: float, timed_out: bool) -> list[Event]:
+    def _decline(self, seat: int, now: float, timed_out: bool = False) -> list[Event]:
         self._chances[seat] = 0
         event: Event = {"type": "decline", "to": seat, "seat": seat}
         if timed_out:
@@ -903,7 +980,7 @@ class Game:
         """R14: the automatic action of the seat on turn or the chooser."""
         if self._phase is Phase.COLOR:
             seat = self._chooser
-            color = self._rng.randrange(4)
+            color = self._own_rng().randrange(4)
             return [_timeout_event(seat, "color")] + self._set_color(seat, color, deadline)
         seat = self._turn
         if self._stack:
@@ -979,7 +1056,7 @@ class Game:
         g = Game.__new__(Game)
         g._n, g._dir, g._phase, g._color = self._n, self._dir, self._phase, self._color
         g._hands = [list(h) for h in self._hands]
-        g._counts = [list(c) for c in self._counts]
+        g._held = [h.copy() for h in self._held]
         g._points = list(self._points)
         g._deck, g._discards = list(self._deck), list(self._discards)
         g._turn, g._chooser, g._next = self._turn, self._chooser, self._next
@@ -988,9 +1065,18 @@ class Game:
         g._lp_seat, g._lp_count, g._lp_points = self._lp_seat, self._lp_count, self._lp_points
         g._chances, g._chance_dl = list(self._chances), self._chance_dl
         g._target, g._declarers, g._result = self._target, list(self._declarers), self._result
-        g._rng = random.Random()
-        g._rng.setstate(self._rng.getstate())
+        # Share the generator until one side needs it (see _own_rng): copies stay cheap.
+        g._rng = self._rng
+        g._rng_shared = self._rng_shared = True
+        g._mv_seat, g._mv_plays, g._mv_other = -1, {}, []
         return g
+
+    def _own_rng(self) -> random.Random:
+        if self._rng_shared:
+            rng = random.Random(0)
+            rng.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = rng, False
+        return self._rng
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-safe (hidden cards and the RNG included: keep it server-side)."""
@@ -1021,7 +1107,7 @@ class Game:
         g = cls.__new__(cls)
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = len(g._hands)
-        g._counts = [_class_counts(h) for h in g._hands]
+        g._held = [_held_of(h) for h in g._hands]
         g._points = [sum(POINTS[i] for i in h) for h in g._hands]
         g._deck = list(reversed(parse_cards(d["deck"])))
         g._discards = parse_cards(d["discards"])
@@ -1037,8 +1123,10 @@ class Game:
         g._target, g._declarers = int(d["target"]), [int(s) for s in d["declarers"]]
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
         version, internal, gauss = d["rng"]
-        g._rng = random.Random()
+        g._rng = random.Random(0)
         g._rng.setstate((version, tuple(internal), gauss))
+        g._rng_shared = False
+        g._mv_seat, g._mv_plays, g._mv_other = -1, {}, []
         return g
 
     def __repr__(self) -> str:
@@ -1061,38 +1149,46 @@ def _check_table(players: int, first_player: int, rate: int, timeout: float) -> 
         raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
 
 
-def _class_counts(hand: list[int]) -> list[int]:
-    counts = [0] * N_CLASSES
+def _held_of(hand: list[int]) -> dict[int, int]:
+    held: dict[int, int] = {}
     for card in hand:
-        counts[CLASS_OF[card]] += 1
-    return counts
+        held[card] = held.get(card, 0) + 1
+    return held
 
 
-def _plays_of_class(seat_hand: list[int], cls: int, count: int) -> list[list[int]]:
-    """Every play of 1..count identical cards of ``cls`` that R8.1 allows."""
-    hand_size = len(seat_hand)
-    if cls == FORCE_CLASS:
-        return _force_plays(seat_hand)
-    card = cls  # coloured cards, W and W+4 have one id per class
-    top = count if IS_NUMBER[card] or count < hand_size else count - 1
-    return [[card] * k for k in range(1, top + 1)]
-
-
-def _force_plays(hand: list[int]) -> list[list[int]]:
-    """R4.4: every sub-multiset of the F cards held, one order per final colour.
+def _add_force_plays(held: dict[int, int], hand_size: int,
+                     plays: dict[tuple[str, ...], Move], cut_in: bool) -> None:
+    """R4.4: every sub-multiset of the F cards held, once per final colour.
 
     F cards never go out (R8.1), so a play may not use the whole hand.
     """
-    held = [hand.count(f) for f in FORCE_IDS]
-    plays: list[list[int]] = []
-    for take in itertools.product(*(range(h + 1) for h in held)):
+    counts = [held.get(f, 0) for f in FORCE_IDS]
+    for take in itertools.product(*(range(c + 1) for c in counts)):
         size = sum(take)
-        if size == 0 or size == len(hand):
+        if size == 0 or size == hand_size:
             continue
         cards = [f for f, t in zip(FORCE_IDS, take) for _ in range(t)]
         for last in FORCE_IDS:
             if last in cards:
-                rest = list(cards)
-                rest.remove(last)
-                plays.append(rest + [last])
-    return plays
+                ids = list(cards)
+                ids.remove(last)
+                ids.append(last)
+                plays[tuple(CODE[i] for i in ids)] = (ids, cut_in)
+
+
+# How apply does an action legal_actions listed (already known legal) ...
+_LISTED: dict[str, Callable[[Game, int, float], list[Event]]] = {
+    "draw": Game._draw_or_take,
+    "pass": Game._pass,
+    "dobon": Game._declare,
+    "return": Game._return,
+    "decline": Game._decline,
+}
+# ... and any other simple action, checked first.
+_CHECKED: dict[str, Callable[[Game, int, float], list[Event]]] = {
+    "draw": Game.draw,
+    "pass": Game.pass_turn,
+    "dobon": Game.dobon,
+    "return": Game.dobon_return,
+    "decline": Game.decline,
+}

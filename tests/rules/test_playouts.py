@@ -57,9 +57,14 @@ def random_step(g: Game, rng: random.Random, now: float,
         now = min(deadline, now + rng.random() * (deadline - now))
     seat = rng.choice(seats)
     actions = g.legal_actions(seat)
-    # Declining everything would make cut-ins and dobons rare: prefer doing something.
+    # Uniform choices would make dobons and returns rare: prefer them, and prefer doing
+    # something to declining.
+    rare = [a for a in actions if a["type"] in ("dobon", "return")]
     doing = [a for a in actions if a["type"] != "decline"]
-    action = rng.choice(doing if doing and rng.random() < 0.8 else actions)
+    if rare and rng.random() < 0.5:
+        action = rng.choice(rare)
+    else:
+        action = rng.choice(doing if doing and rng.random() < 0.8 else actions)
     return now, g.apply(seat, action, now)
 
 
@@ -69,11 +74,30 @@ def new_game(rng: random.Random, players: int) -> Game:
                     timeout=rng.choice([5.0, 10.0, 60.0]), now=rng.random() * 100)
 
 
+def dense_game(rng: random.Random, players: int) -> Game:
+    """A set-up game dealt from a few kinds of card only, so hands often tie in points:
+    dobons, several declarers and returns become common."""
+    if rng.random() < 0.5:
+        kinds = rng.sample(CODES, rng.randrange(2, 5))
+    else:  # every card worth the same: 20-point action cards, or one number in 4 colours
+        same = rng.choice([[c + x for c in "RBGY" for x in ("S", "R", "+2")],
+                           [c + str(rng.randrange(10)) for c in "RBGY"]])
+        kinds = rng.sample(same, rng.randrange(2, 5))
+    cards = [rng.choice(kinds) for _ in range(players * 5 + rng.randrange(20, 80))]
+    hands = [cards[s * 5:(s + 1) * 5] for s in range(players)]
+    return Game.from_setup(hands=hands, first_card=cards[players * 5],
+                           deck=cards[players * 5 + 1:], first_player=rng.randrange(players),
+                           seed=rng.randrange(2**32), timeout=rng.choice([5.0, 10.0]))
+
+
 # ---------------------------------------------------------------- invariants
 
-def check_cards_conserved(g: Game) -> None:
-    in_hands = sum(len(g.hand(s)) for s in range(g.players))
-    assert in_hands + g.deck_count + g.discard_count == DECK_SIZE
+def card_total(g: Game) -> int:
+    return sum(len(g.hand(s)) for s in range(g.players)) + g.deck_count + g.discard_count
+
+
+def check_cards_conserved(g: Game, total: int = DECK_SIZE) -> None:
+    assert card_total(g) == total
     assert len(g.discards) == g.discard_count and g.discards[-1] == g.top
 
 
@@ -139,16 +163,20 @@ def canon(action: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def candidate_actions(g: Game, seat: int, rng: random.Random) -> list[dict[str, Any]]:
-    """Legal-looking and illegal actions: every identical group of the hand, F orders, odd ones."""
+    """Legal-looking and illegal actions: every count of each identical group of the hand,
+    every sub-multiset of its F cards (several orders), and odd ones."""
     hand = g.hand(seat)
-    groups: dict[str, list[str]] = {}
-    for code in hand:
-        groups.setdefault("F" if code.endswith("F") else code, []).append(code)
     plays: list[list[str]] = []
-    for cards in groups.values():
-        for k in range(1, len(cards) + 1):
-            for combo in set(itertools.combinations(sorted(cards), k)):
-                plays += [list(p) for p in set(itertools.permutations(combo))]
+    for code, count in Counter(c for c in hand if not c.endswith("F")).items():
+        plays += [[code] * k for k in range(1, count + 1)]
+    forces = Counter(c for c in hand if c.endswith("F"))
+    for take in itertools.product(*(range(n + 1) for n in forces.values())):
+        cards = [c for c, t in zip(forces, take) for _ in range(t)]
+        for last in set(cards):
+            rest = list(cards)
+            rest.remove(last)
+            rng.shuffle(rest)
+            plays.append(rest + [last])
     if len(hand) >= 2:
         plays.append(rng.sample(hand, 2))
     plays.append([rng.choice(CODES)])
@@ -195,13 +223,15 @@ def check_finished(g: Game) -> None:
 
 # ---------------------------------------------------------------- the playouts
 
-def run_playout(seed: int, players: int, deep_every: int) -> Counter[str]:
+def run_playout(seed: int, players: int, deep_every: int, dense: bool = False) -> Counter[str]:
     rng = random.Random(seed)
-    g = new_game(rng, players)
+    g = dense_game(rng, players) if dense else new_game(rng, players)
+    total = card_total(g)
+    assert dense or total == DECK_SIZE
     now = 0.0
     kinds: Counter[str] = Counter()
     for step in range(MAX_STEPS):
-        check_cards_conserved(g)
+        check_cards_conserved(g, total)
         check_attributes(g)
         if step % deep_every == 0:
             check_views_hide_cards(g, rng)
@@ -226,11 +256,22 @@ def test_random_playouts_keep_invariants(players: int) -> None:
     assert seen["play"] > 0 and seen["finished"] == 12
 
 
-def test_playouts_reach_every_ending_and_chance() -> None:
-    """The driver really exercises the rare paths the invariants are meant to cover."""
+@pytest.mark.parametrize("players", range(2, 9))
+def test_dense_playouts_keep_invariants(players: int) -> None:
+    """Few kinds of card: ties in points make the dobon and return paths common."""
     seen: Counter[str] = Counter()
-    for seed in range(150):
-        seen += run_playout(10_000 + seed, 2 + seed % 7, deep_every=40)
+    for seed in range(20):
+        seen += run_playout(seed * 100 + players, players, deep_every=6, dense=True)
+    assert seen["finished"] == 20
+
+
+def test_playouts_reach_every_ending_and_chance() -> None:
+    """The drivers really exercise the rare paths the invariants are meant to cover."""
+    seen: Counter[str] = Counter()
+    for seed in range(100):
+        seen += run_playout(10_000 + seed, 2 + seed % 7, deep_every=50)
+        seen += run_playout(20_000 + seed, 2 + seed % 7, deep_every=50, dense=True)
     for kind in ("agari", "dobon", "return", "deck_out", "cut_in", "chance", "take",
                  "choose", "timeout", "decline"):
         assert seen[kind] > 0, f"no playout reached {kind}"
+    assert seen["return"] >= 5 and seen["dobon"] >= 50
