@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
@@ -196,14 +197,24 @@ def _stacks_on(card: int, top_rank: int) -> bool:
     return top_rank == Rank.DRAW_TWO and RANK[card] == Rank.DRAW_TWO
 
 
-# MATCH[color + 1][top rank][card id]: playable with no draw stack open (colour -1 = none).
-MATCH: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
-    tuple(tuple(_matches(i, color, rank) for i in range(N_IDS)) for rank in range(16))
+def mask_of(ids: Iterable[int]) -> int:
+    """A set of card ids as a bit mask (bit i = id i)."""
+    return sum(1 << i for i in set(ids))
+
+
+# MATCH[color + 1][top rank]: mask of the ids playable with no draw stack open
+# (colour -1 = none). Hands keep the same kind of mask, so "what may I play" is one AND.
+MATCH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(mask_of(i for i in range(N_IDS) if _matches(i, color, rank)) for rank in range(16))
     for color in range(-1, 4)
 )
-# STACK_ON[top rank][card id]: playable onto an open draw stack.
-STACK_ON: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(_stacks_on(i, rank) for i in range(N_IDS)) for rank in range(16)
+# STACK_ON[top rank]: mask of the ids playable onto an open draw stack.
+STACK_ON: tuple[int, ...] = tuple(
+    mask_of(i for i in range(N_IDS) if _stacks_on(i, rank)) for rank in range(16)
+)
+# SOLO[card]: the (codes, move) pair of a single-card play on turn.
+SOLO: tuple[tuple[tuple[str, ...], tuple[list[int], bool]], ...] = tuple(
+    ((CODE[i],), ([i], False)) for i in range(N_IDS)
 )
 
 _GROUPS: list[list[tuple[tuple[str, ...], list[int]]]] = [[] for _ in range(N_IDS)]

@@ -31,12 +31,15 @@ from .cards import (
     FORCE_IDS,
     IS_NUMBER,
     MATCH,
+    N_CLASSES,
     POINTS,
     RANK,
+    SOLO,
     STACK_ON,
     Rank,
     full_deck,
     groups,
+    mask_of,
     parse_cards,
 )
 from .errors import IllegalAction
@@ -104,12 +107,14 @@ class Game:
         "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
-        "_mv_seat", "_mv_plays", "_mv_other",
+        "_mv_seat", "_mv_plays", "_mv_other", "_class_total", "_masks",
     )
 
     _n: int
     _hands: list[list[int]]        # each seat's card ids, in the order received
     _held: list[dict[int, int]]    # per seat, card id -> copies held (no zero entries)
+    _masks: list[int]              # per seat, bit i set when it holds card id i
+    _class_total: list[int]        # per identity class, copies held by all seats together
     _points: list[int]             # per seat, the points of its hand (R2.3)
     _deck: list[int]               # the draw pile, next card LAST (pop is cheap)
     _discards: list[int]           # the discard pile, top card last
@@ -195,6 +200,8 @@ class Game:
         g._n = n
         g._hands = [list(h) for h in hands]
         g._held = [_held_of(h) for h in hands]
+        g._masks = [mask_of(h) for h in hands]
+        g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in hands]
         g._deck = list(reversed(deck))
         g._discards = [first]
@@ -421,30 +428,30 @@ class Game:
         ['draw', 'drawn', 'turn']
         """
         if seat == self._mv_seat and type(action) is dict:
-            events = self._apply_listed(seat, action, now)
-            if events is not None:
-                return events
+            if action.get("type") == "play":  # the common case, kept short
+                cards = action.get("cards")
+                if type(cards) is list:
+                    try:
+                        move = self._mv_plays.get(tuple(cards))
+                    except TypeError:  # unhashable junk inside the list
+                        move = None
+                    if move is not None:
+                        self._mv_seat = -1
+                        return self._play(seat, move[0], now, move[1], cards=list(cards))
+            else:
+                events = self._apply_listed(seat, action, now)
+                if events is not None:
+                    return events
         return self._apply_checked(seat, action, now)
 
     def _apply_listed(self, seat: int, action: Action, now: float) -> list[Event] | None:
-        """Do an action legal_actions listed for this very state, or return ``None``.
+        """Do a non-play action legal_actions listed for this very state, or return ``None``.
 
-        Only an exact match with a listed action is taken here, so skipping the checks
-        cannot let an illegal action through; anything else goes the checked way.
+        Only an exact match with a listed action is taken without checks (plays too, in
+        apply), so this cannot let an illegal action through; anything else goes the
+        checked way.
         """
         kind = action.get("type")
-        if kind == "play":
-            cards = action.get("cards")
-            if type(cards) is not list:
-                return None
-            try:
-                move = self._mv_plays.get(tuple(cards))
-            except TypeError:  # unhashable junk inside the list
-                return None
-            if move is None:
-                return None
-            self._mv_seat = -1
-            return self._play(seat, move[0], now, move[1])
         if kind not in self._mv_other:
             return None
         if kind == "color":
@@ -515,9 +522,12 @@ class Game:
         [{'type': 'play', 'cards': ['R5']}, {'type': 'play', 'cards': ['R5', 'R5']}, {'type': 'draw'}]
         """
         if seat != self._mv_seat:
-            self._check_seat(seat)
+            if type(seat) is not int or not 0 <= seat < self._n:
+                self._check_seat(seat)
             self._find_moves(seat)
-        actions: list[Action] = [{"type": "play", "cards": list(codes)} for codes in self._mv_plays]
+        actions: list[Action] = []
+        for codes in self._mv_plays:
+            actions.append({"type": "play", "cards": [*codes]})
         for kind in self._mv_other:
             if kind == "color":
                 actions += [{"type": "color", "color": c} for c in COLORS]
@@ -532,41 +542,46 @@ class Game:
         phase = self._phase
         if phase is not Phase.FINISHED:
             bits = self._chances[seat]
-            if phase is Phase.TURN and seat == self._turn:
+            if seat == self._turn:  # only set in phase "turn"
                 self._add_turn_plays(seat, plays)
                 other.append("draw" if self._stack or not self._drawn else "pass")
             elif phase is Phase.COLOR and seat == self._chooser:
                 other.append("color")
             elif bits & CUT_IN:
                 self._add_cut_in_plays(seat, plays)
-            if bits & DOBON:
-                other.append("dobon")
-            if bits & RETURN:
-                other.append("return")
             if bits:
+                if bits & DOBON:
+                    other.append("dobon")
+                if bits & RETURN:
+                    other.append("return")
                 other.append("decline")
         self._mv_seat, self._mv_plays, self._mv_other = seat, plays, other
 
     def _add_turn_plays(self, seat: int, plays: dict[tuple[str, ...], Move]) -> None:
         """R4.1 / R5.1 plays of every count, minus what R8.1 forbids."""
+        top_rank = RANK[self._discards[-1]]
+        playable = self._masks[seat] & (STACK_ON[top_rank] if self._stack
+                                        else MATCH[self._color + 1][top_rank])
+        if not playable:
+            return
         held = self._held[seat]
         hand_size = len(self._hands[seat])
-        top_rank = RANK[self._discards[-1]]
-        table = STACK_ON[top_rank] if self._stack else MATCH[self._color + 1][top_rank]
-        force = False
-        for card in sorted(held):  # card-id order: the same however the hand was built
-            if not table[card]:
-                continue
+        while playable:  # lowest id first: the order is the same however the hand was built
+            low = playable & -playable
+            card = low.bit_length() - 1
+            if card >= _FIRST_FORCE:  # F ids are the highest: only F cards are left
+                _add_force_plays(held, hand_size, plays, cut_in=False)
+                return
+            playable ^= low
             count = held[card]
-            if card >= _FIRST_FORCE:
-                force = True
-                continue
-            if count == hand_size and not IS_NUMBER[card]:
-                count -= 1
-            for codes, ids in groups(card, count):
-                plays[codes] = (ids, False)
-        if force:
-            _add_force_plays(held, hand_size, plays, cut_in=False)
+            if count == 1 and hand_size > 1:  # the common case
+                codes, move = SOLO[card]
+                plays[codes] = move
+            else:
+                if count == hand_size and not IS_NUMBER[card]:
+                    count -= 1
+                for codes, ids in groups(card, count):
+                    plays[codes] = (ids, False)
 
     def _add_cut_in_plays(self, seat: int, plays: dict[tuple[str, ...], Move]) -> None:
         """R7.1: cards identical to the top card, any count R8.1 allows."""
@@ -586,8 +601,8 @@ class Game:
         """R4.1 matching, or R5.1 stacking when a draw stack is open."""
         top_rank = RANK[self._discards[-1]]
         if self._stack:
-            return STACK_ON[top_rank][card]
-        return MATCH[self._color + 1][top_rank][card]
+            return bool(STACK_ON[top_rank] >> card & 1)
+        return bool(MATCH[self._color + 1][top_rank] >> card & 1)
 
     # ------------------------------------------------------------------ checks
 
@@ -702,8 +717,10 @@ class Game:
 
     # ------------------------------------------------------------------ doing
 
-    def _play(self, seat: int, ids: list[int], now: float, cut_in: bool) -> list[Event]:
-        hand, held = self._hands[seat], self._held[seat]
+    def _play(self, seat: int, ids: list[int], now: float, cut_in: bool,
+              cards: list[str] | None = None) -> list[Event]:
+        """Put down ``ids`` (``cards`` are their codes when the caller has them)."""
+        hand, held, totals = self._hands[seat], self._held[seat], self._class_total
         points = 0
         for card in ids:
             hand.remove(card)
@@ -712,18 +729,32 @@ class Game:
                 held[card] = left
             else:
                 del held[card]
+                self._masks[seat] ^= 1 << card
+            totals[CLASS_OF[card]] -= 1
             points += POINTS[card]
         self._points[seat] -= points
         self._discards += ids
         self._lp_seat, self._lp_count, self._lp_points = seat, len(ids), points
         self._close_chances()  # R7.2a: a new play closes every chance on the one before
-        events: list[Event] = [{"type": "play", "to": None, "seat": seat,
-                                "cards": [CODE[i] for i in ids], "cut_in": cut_in,
-                                "points": points}]
+        if cards is None:
+            cards = [CODE[i] for i in ids]
+        played: Event = {"type": "play", "to": None, "seat": seat, "cards": cards,
+                         "cut_in": cut_in, "points": points}
         if not hand:
-            return events + self._go_out(seat, ids[-1], now)
-        events.append(self._apply_effect(seat, ids, now))
-        return events + self._open_chances(seat, now)
+            return [played] + self._go_out(seat, ids[-1], now)
+        events = [played, self._apply_effect(seat, ids, now)]
+        if self._anyone_may_answer(seat, ids[-1], points):
+            events += self._open_chances(seat, now)
+        return events
+
+    def _anyone_may_answer(self, player: int, top: int, points: int) -> bool:
+        """A cheap filter before _open_chances: does another seat tie the points or hold
+        a card identical to the top? Usually nobody does."""
+        hand_points = self._points
+        if hand_points.count(points) > (hand_points[player] == points):
+            return True
+        cls = CLASS_OF[top]
+        return self._class_total[cls] > _class_count(self._held[player], cls)
 
     def _apply_effect(self, seat: int, ids: list[int], now: float) -> Event:
         """R4.4 / R4.5: the effect of a play of k identical cards; returns the clock event."""
@@ -763,11 +794,6 @@ class Game:
             self._forget_deadline_if_idle()
         return {"type": "turn", "to": None, "seat": seat, "deadline": self._clock}
 
-    def _restart_clock(self, now: float) -> Event:
-        """R14.1: the optional draw restarts the clock for the play-or-pass decision."""
-        self._clock = now + self._timeout
-        return {"type": "turn", "to": None, "seat": self._turn, "deadline": self._clock}
-
     def _open_chances(self, player: int, now: float) -> list[Event]:
         """R7.1 / R9.1: who may cut in on or dobon the play just made; tell only them."""
         top = self._discards[-1]
@@ -794,7 +820,7 @@ class Game:
         return events
 
     def _close_chances(self) -> None:
-        if self._chance_dl is not None:
+        if self._chance_dl is not None:  # an open chance always has a deadline
             self._chances = [0] * self._n
             self._chance_dl = None
 
@@ -823,29 +849,41 @@ class Game:
         deck = self._deck
         got = [deck.pop() for _ in range(min(count, len(deck)))]
         self._hands[seat] += got
-        held = self._held[seat]
+        held, totals = self._held[seat], self._class_total
         for card in got:
             held[card] = held.get(card, 0) + 1
+            self._masks[seat] |= 1 << card
+            totals[CLASS_OF[card]] += 1
             self._points[seat] += POINTS[card]
         return got
 
     def _draw_or_take(self, seat: int, now: float) -> list[Event]:
         if self._stack:
             return self._take(seat, now)
-        events = self._draw_one(seat, now)
+        events = self._draw_one(seat)
         if self._phase is not Phase.FINISHED:
-            events.append(self._restart_clock(now))
+            # R14.1: the optional draw restarts the clock for the play-or-pass decision.
+            self._clock = now + self._timeout
+            events.append({"type": "turn", "to": None, "seat": seat, "deadline": self._clock})
         return events
 
-    def _draw_one(self, seat: int, now: float) -> list[Event]:
+    def _draw_one(self, seat: int) -> list[Event]:
         """The optional draw; R12.1: the last card (or an empty deck) ends the game."""
         self._close_chances()
-        was_empty = not self._deck
-        got = self._draw_cards(seat, 1)
-        events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": len(got)}]
-        if got:
-            events.append({"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[got[0]]]})
-        if was_empty or not self._deck:
+        deck = self._deck
+        if not deck:
+            event: Event = {"type": "draw", "to": None, "seat": seat, "count": 0}
+            return [event] + self._deck_out(seat)
+        card = deck.pop()
+        self._hands[seat].append(card)
+        held = self._held[seat]
+        held[card] = held.get(card, 0) + 1
+        self._masks[seat] |= 1 << card
+        self._class_total[CLASS_OF[card]] += 1
+        self._points[seat] += POINTS[card]
+        events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": 1},
+                               {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]}]
+        if not deck:
             return events + self._deck_out(seat)
         self._drawn = True
         return events
@@ -987,7 +1025,7 @@ class Game:
             return [_timeout_event(seat, "take")] + self._take(seat, deadline)
         if self._drawn:
             return [_timeout_event(seat, "pass")] + self._pass(seat, deadline)
-        events = [_timeout_event(seat, "draw_pass")] + self._draw_one(seat, deadline)
+        events = [_timeout_event(seat, "draw_pass")] + self._draw_one(seat)
         if self._phase is Phase.FINISHED:
             return events
         return events + self._pass(seat, deadline)
@@ -1057,6 +1095,8 @@ class Game:
         g._n, g._dir, g._phase, g._color = self._n, self._dir, self._phase, self._color
         g._hands = [list(h) for h in self._hands]
         g._held = [h.copy() for h in self._held]
+        g._masks = list(self._masks)
+        g._class_total = list(self._class_total)
         g._points = list(self._points)
         g._deck, g._discards = list(self._deck), list(self._discards)
         g._turn, g._chooser, g._next = self._turn, self._chooser, self._next
@@ -1108,6 +1148,8 @@ class Game:
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = len(g._hands)
         g._held = [_held_of(h) for h in g._hands]
+        g._masks = [mask_of(h) for h in g._hands]
+        g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in g._hands]
         g._deck = list(reversed(parse_cards(d["deck"])))
         g._discards = parse_cards(d["discards"])
@@ -1147,6 +1189,20 @@ def _check_table(players: int, first_player: int, rate: int, timeout: float) -> 
         raise ValueError(f"rate must be a positive integer, not {rate!r}")
     if not isinstance(timeout, (int, float)) or not 5 <= timeout <= 60:
         raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
+
+
+def _class_totals(hands: list[list[int]]) -> list[int]:
+    totals = [0] * N_CLASSES
+    for hand in hands:
+        for card in hand:
+            totals[CLASS_OF[card]] += 1
+    return totals
+
+
+def _class_count(held: dict[int, int], cls: int) -> int:
+    if cls == FORCE_CLASS:
+        return sum(held.get(f, 0) for f in FORCE_IDS)
+    return held.get(cls, 0)
 
 
 def _held_of(hand: list[int]) -> dict[int, int]:
