@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from game.forms import JoinCodeForm, RoomForm, SeatForm
@@ -143,6 +144,20 @@ def take_seat(request: HttpRequest, room_id: int) -> HttpResponse:
     return redirect(room)
 
 
+_MID_GAME_NOTE = gettext_lazy(
+    "A game is running: the seat stays in it and plays on by timeouts until it ends."
+)
+
+
+def _leave_note(room: Room, user_id: int) -> str:
+    notes = []
+    if rooms.has_running_game(room):
+        notes.append(str(_MID_GAME_NOTE))
+    if room.owner_id == user_id:
+        notes.append(str(_("You are the owner: the member seated longest becomes the new owner.")))
+    return " ".join(notes)
+
+
 @login_required
 def leave_room(request: HttpRequest, room_id: int) -> HttpResponse:
     room = _visible_room(request, room_id)
@@ -162,9 +177,7 @@ def leave_room(request: HttpRequest, room_id: int) -> HttpResponse:
         room,
         title=_("Leave the room?"),
         question=_("You give up your seat in “%(name)s”.") % {"name": room.name},
-        note=_("You are the owner: the member seated longest becomes the new owner.")
-        if room.owner_id == request.user.pk
-        else "",
+        note=_leave_note(room, request.user.pk),
         action=reverse("game:leave_room", args=[room.pk]),
         button=_("Leave"),
     )
@@ -208,7 +221,7 @@ def remove_member(request: HttpRequest, room_id: int, user_id: int) -> HttpRespo
         title=_("Remove a member?"),
         question=_("%(name)s loses their seat in “%(room)s”.")
         % {"name": member.user.username, "room": room.name},
-        note="",
+        note=_MID_GAME_NOTE if rooms.has_running_game(room) else "",
         action=reverse("game:remove_member", args=[room.pk, user_id]),
         button=_("Remove"),
     )

@@ -56,3 +56,10 @@ def dave(django_user_model):
 def mallory(django_user_model):
     """An outsider: registered, but in nobody's room."""
     return _make_user(django_user_model, "mallory")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    # The default PBKDF2 hasher made account-heavy tests take minutes; tests check
+    # behaviour, not hash strength.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -228,7 +228,8 @@ def leave_room(room: Room, user: User) -> Room:
         membership = _seat_of(room, user.pk)
         if membership is None:
             raise RoomError(_("You do not sit in this room."))
-        _check_no_game(room, _("You cannot leave while a game is running in this room."))
+        # Leaving mid-game is allowed: the game keeps its GamePlayer row and plays the
+        # seat by timeouts, so nobody can hold the table hostage by walking away.
         membership.delete()
         if room.owner_id == user.pk:
             _pass_ownership_on(room)
@@ -274,7 +275,7 @@ def update_room_settings(
 
 
 def remove_member(room: Room, by: User, user_id: int) -> Room:
-    """The owner unseats someone else (not during a game, which maps players to seats)."""
+    """The owner unseats someone else; during a game their seat plays on by timeouts."""
     with transaction.atomic():
         room = _lock(room)
         check_owner(room, by)
@@ -283,7 +284,6 @@ def remove_member(room: Room, by: User, user_id: int) -> Room:
         membership = _seat_of(room, user_id)
         if membership is None:
             raise RoomError(_("That person does not sit in this room."))
-        _check_no_game(room, _("Nobody can be removed while a game is running."))
         membership.delete()
         room.save(update_fields=["updated_at"])
     return room

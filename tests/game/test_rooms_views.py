@@ -222,14 +222,6 @@ def test_leave_without_a_seat_changes_nothing(client, carol, room):
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
 
 
-def test_leaving_during_a_game_is_refused(client, bob, room):
-    Game.objects.create(room=room, number=1, state={})
-    client.force_login(bob)
-    before = _state(room)
-    client.post(_url("leave_room", room))
-    assert _state(room) == before
-
-
 def test_owner_leaving_hands_the_room_to_the_longest_seated(client, alice, bob, carol, room):
     rooms.take_seat(room, carol, 2)
     client.force_login(alice)
@@ -374,3 +366,13 @@ def test_owner_controls_are_not_shown_to_members(client, alice, bob, room):
     assert _url("room_settings", room) in html
     assert _url("remove_member", room, bob.pk) in html
     assert _url("transfer_ownership", room, bob.pk) in html
+
+
+def test_leave_during_a_game_warns_that_the_seat_plays_on(client, bob, room):
+    """Issue 4: leaving mid-game is allowed; the confirm page says what happens."""
+    Game.objects.create(room=room, number=1, state={})
+    client.force_login(bob)
+    page = client.get(_url("leave_room", room), HTTP_ACCEPT_LANGUAGE="en")
+    assert "plays on by timeouts" in page.content.decode()
+    client.post(_url("leave_room", room))
+    assert not room.memberships.filter(user=bob).exists()
