@@ -127,8 +127,13 @@ if REDIS_URL:
             # resync by version, but we would rather not lose pushes at all.
             # redis-py 8 reads with a 5 s socket timeout by default, which cuts the
             # layer's idle blocking pop and kills every quiet socket with 1011: no timeout.
+            # Its asyncio pool also refuses a 101st concurrent command ("Too many
+            # connections") instead of waiting: a few hundred sockets connecting at once
+            # need more.
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "hosts": [
+                    {"address": REDIS_URL, "socket_timeout": None, "max_connections": 2000}
+                ],
                 "capacity": 1500,
                 "expiry": 30,
             },

@@ -73,8 +73,12 @@ def make_tables(rooms: int, timeout: int) -> list[tuple[Any, list[tuple[Any, str
     """Fresh users (unusable passwords: hashing 400 passwords would take minutes) and
     rooms, each user with a logged-in session cookie."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
     from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -179,6 +183,7 @@ class Player:
     sent: list[Sent] = field(default_factory=list)
     timeouts: list[float] = field(default_factory=list)  # arrival − deadline, idle mode
     gaps: int = 0
+    retries: int = 0
     state: dict[str, Any] | None = None
     acted: tuple[int, int] | None = None
     ws: Any = None
@@ -186,12 +191,21 @@ class Player:
 
     async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
         from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake
 
-        self.ws = await connect(
-            f"ws://127.0.0.1:{self.port}/ws/rooms/{self.room}/",
-            origin=f"http://127.0.0.1:{self.port}", additional_headers={"Cookie": self.cookie},
-            max_size=2**22,
-        )
+        for attempt in range(6):  # a busy server may drop a handshake: retry like a browser
+            try:
+                self.ws = await connect(
+                    f"ws://127.0.0.1:{self.port}/ws/rooms/{self.room}/",
+                    origin=f"http://127.0.0.1:{self.port}",
+                    additional_headers={"Cookie": self.cookie}, max_size=2**22,
+                )
+                break
+            except (OSError, InvalidHandshake, TimeoutError):
+                self.retries += 1
+                await asyncio.sleep(0.5 * 2**attempt)
+        else:
+            return
         async for raw in self.ws:
             now = time.time()
             message = json.loads(raw)
@@ -333,7 +347,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             players.append(Player(f"p{len(players)}", room.pk, port, cookie, act=not args.idle))
     stop = asyncio.Event()
     rng = random.Random(args.seed)
-    tasks = [asyncio.create_task(p.run(stop, rng)) for p in players]
+    tasks = []
+    for i, p in enumerate(players):  # a ramp, not one burst of hundreds of handshakes
+        tasks.append(asyncio.create_task(p.run(stop, rng)))
+        if i % 20 == 19:
+            await asyncio.sleep(0.25)
     end = time.monotonic() + 60  # let every socket connect and get its first state
     while time.monotonic() < end and any(p.state is None for p in players):
         await asyncio.sleep(0.1)
@@ -354,10 +372,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     ))
     stale = sum(1 for p in players if p.arrivals and p.arrivals[-1][0] in final
                 and p.arrivals[-1][1] != final[p.arrivals[-1][0]])
-    for p in players:
-        await p.ws.close()
     for t in tasks:
         t.cancel()
+    closing = [p.ws.close() for p in players if p.ws is not None]
+    await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), 15)
     accepted = sum(1 for p in players for s in p.sent if not s.refused)
     refused = sum(1 for p in players for s in p.sent if s.refused)
     d = delays(players)
@@ -365,6 +383,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "rooms": args.rooms, "sockets": len(players), "connected": connected,
         "connect_seconds": connect_seconds,
+        "connect_retries": sum(p.retries for p in players),
         "daphnes": len(ports), "seconds": round(elapsed, 1), "idle": args.idle,
         "actions_accepted": accepted, "actions_refused": refused,
         "actions_per_second": round(accepted / elapsed, 1),

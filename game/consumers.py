@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connections
@@ -26,6 +26,8 @@ from game.messages import message_for
 from game.services import play
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 CLOSE_CODES = {"anonymous": 4401, "forbidden": 4403, "no_room": 4404}
 
@@ -61,7 +63,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
         try:
-            room = await database_sync_to_async(play.check_can_watch)(self.room_id, self.user)
+            room = await in_db_thread(play.check_can_watch, self.room_id, self.user)
         except play.PlayError as exc:
             await self.close(code=CLOSE_CODES.get(exc.code, 4403))
             return
@@ -110,7 +112,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def act(self, action: Any) -> None:
         try:
-            pushes = await sync_to_async(_act)(self.room_id, self.user, action)
+            pushes = await in_db_thread(_act, self.room_id, self.user, action)
         except play.PlayError as exc:
             await self.send_error(exc.code)
             return
@@ -131,7 +133,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_table(self, force: bool = False) -> None:
         try:
-            state = await database_sync_to_async(_table)(self.room_id, self.user)
+            state = await in_db_thread(_table, self.room_id, self.user)
         except play.PlayError:  # the room vanished (or access went) while connected
             await self.close(code=4404)
             return
@@ -179,25 +181,30 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_table(force=True)
 
 
-def _act(room_id: int, user: Any, action: Any) -> list[play.Push]:
-    """One move in the process's database thread, keeping its connection open.
+async def in_db_thread(fn: Callable[..., T], *args: Any) -> T:
+    """Run `fn` in the process's database thread, keeping its connection open.
 
-    channels' database_sync_to_async would close the connection after every call
-    (CONN_MAX_AGE = 0) and a move would pay a new PostgreSQL connection each time. All
-    thread-sensitive calls of a process run in this one thread, so one connection is
-    kept, not leaked; a broken one is dropped before use.
+    channels' database_sync_to_async closes the connection after every call
+    (CONN_MAX_AGE = 0), so every move and every new socket would pay a fresh
+    PostgreSQL connection (~7 ms here) on the one thread all sockets share. All
+    thread-sensitive calls of a process run in that one thread, so the one connection
+    kept is not a leak; a broken one is dropped before use.
     """
-    _drop_broken_connections()
+    return await sync_to_async(_keeping_connection)(fn, *args)
+
+
+def _keeping_connection(fn: Callable[..., T], *args: Any) -> T:
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and conn.errors_occurred and not conn.is_usable():
+            conn.close()
+    return fn(*args)
+
+
+def _act(room_id: int, user: Any, action: Any) -> list[play.Push]:
+    """One move; its pushes come back to be sent from the event loop."""
     with play.deferred_pushes() as pushes:
         play.act_in_room(room_id, user, action)
     return pushes
-
-
-def _drop_broken_connections() -> None:
-    for conn in connections.all(initialized_only=True):
-        if conn.connection is not None and (conn.errors_occurred or conn.needs_rollback):
-            if not conn.is_usable():
-                conn.close()
 
 
 def _table(room_id: int, user: Any) -> dict[str, Any]:

@@ -489,10 +489,13 @@ def expire_game(game_id: int, version: int, now: float | None = None) -> Outcome
     """The ETA task's body: apply the timeouts due in `game_id` if it is still at
     `version`. Does nothing when the version moved on: another worker got there first."""
     now = _now(now)
+    current = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING, version=version)
+    if not current.exists():  # most ETA tasks: a move came first. No lock, no transaction.
+        return None
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.RUNNING or game.version != version:
-            return None
+            return None  # another worker got there first
         return _advance_locked(game, now, reschedule_early=True)
 
 

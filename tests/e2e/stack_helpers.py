@@ -75,7 +75,8 @@ def current_database_url() -> str:
     s = connection.settings_dict
     user = s.get("USER") or "postgres"
     password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
-    return f"postgres://{user}{password}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+    host, port = s.get("HOST") or "127.0.0.1", s.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{s['NAME']}"
 
 
 @dataclass
@@ -175,7 +176,7 @@ def wait_for_log(path: Path, text: str, timeout: float = 30) -> None:
     pytest.fail(f"{path.name} never said {text!r}:\n{path.read_text(errors='replace')[-3000:]}")
 
 
-# -- people -----------------------------------------------------------------------------------------
+# -- people --------------------------------------------------------------------------------
 
 
 def session_cookie(user: Any) -> str:

@@ -12,12 +12,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from play_helpers import NOW, make_room, position, set_position
 
 from dobon_site.asgi import application
 from game.models import Game, Membership
 from game.rules import Game as Engine
 from game.services import play
-from play_helpers import NOW, make_room, position, set_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +38,8 @@ async def open_socket(
 ) -> WebsocketCommunicator:
     cookies = []
     if user is not None:
-        cookies.append(f"{settings.SESSION_COOKIE_NAME}={await sync_to_async(session_cookie)(user)}")
+        session = await sync_to_async(session_cookie)(user)
+        cookies.append(f"{settings.SESSION_COOKIE_NAME}={session}")
     if language:
         cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")
     headers = [(b"origin", b"http://testserver")]
@@ -285,7 +286,7 @@ async def test_a_flood_is_rate_limited_and_the_socket_recovers(table, alice, bob
     await socket.disconnect()
 
 
-# -- resync -----------------------------------------------------------------------------------------
+# -- resync --------------------------------------------------------------------------------
 
 
 async def test_a_reconnecting_client_gets_the_exact_current_table(table, alice, bob, carol):

@@ -9,10 +9,6 @@ from typing import Any
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-
-from game.models import Game, GameEvent, GamePlayer, Membership, Room
-from game.rules import Game as Engine
-from game.services import play
 from play_helpers import (
     NOW,
     A,
@@ -27,6 +23,10 @@ from play_helpers import (
     set_position,
     started,
 )
+
+from game.models import Game, GameEvent, GamePlayer, Membership, Room
+from game.rules import Game as Engine
+from game.services import play
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,8 @@ def seq_numbers(game: Game) -> list[int]:
 def test_start_game_records_players_in_clockwise_room_seat_order(alice, bob, carol, spy_new):
     room = make_room(alice, carol, bob, seats=[5, 0, 2], seat_count=6, timeout_seconds=7)
     game = play.start_game(room, alice, now=NOW)
-    players = list(GamePlayer.objects.filter(game=game).values_list("seat", "username", "room_seat_index"))
+    rows = GamePlayer.objects.filter(game=game).values_list("seat", "username", "room_seat_index")
+    players = list(rows)
     assert players == [(0, "carol", 0), (1, "bob", 2), (2, "alice", 5)]
     assert game.number == 1 and game.version == 0 and game.status == "running"
     assert game.rate == 1 and game.started_by == alice
@@ -226,7 +227,8 @@ def test_cut_in_moves_turn_after_cutter(room, alice, bob):
 
 
 def test_decline_lets_a_dobon_chance_lapse(room, alice, bob, carol):
-    game = started(room, alice, position(four_hands(c=["Y5", "Y8"], d=["Y3", "R2"]), first_player=B))
+    hands = four_hands(c=["Y5", "Y8"], d=["Y3", "R2"])
+    game = started(room, alice, position(hands, first_player=B))
     play.perform_action(game, bob, play_action("R5"), now=NOW + 1)
     assert engine_of(game).chances(D) == ["dobon"]
     dave = GamePlayer.objects.get(game=game, seat=D).user
@@ -410,7 +412,9 @@ def test_pushes_give_each_seat_only_its_own_hand(room, alice, bob, carol, dave):
     assert "Y0" not in str(public)
 
 
-def test_pushes_wait_for_the_commit(room, alice, bob, monkeypatch, django_capture_on_commit_callbacks):
+def test_pushes_wait_for_the_commit(
+    room, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
     sent: list[Any] = []
     monkeypatch.setattr(play, "_send", lambda pushes: sent.append(pushes))
     game = started(room, alice, position(four_hands(), first_player=B))
@@ -479,6 +483,7 @@ def test_simultaneous_cut_ins_exactly_one_wins_on_postgres(alice, bob, carol, da
     assert losers[0].code == "no_cut_in_on_going_out" and losers[0].message
     game.refresh_from_db()
     assert game.version == 2
-    assert list(game.events.values_list("version", flat=True).distinct().order_by("version")) == [0, 1, 2]
+    versions = game.events.values_list("version", flat=True).distinct().order_by("version")
+    assert list(versions) == [0, 1, 2]
     seqs = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(len(seqs)))

@@ -7,11 +7,11 @@ import asyncio
 from typing import Any
 
 import pytest
+from play_helpers import NOW, B, C, engine_of, event_types, make_room, position, started
 
 from game import scheduler, tasks
 from game.models import Game
 from game.services import play
-from play_helpers import NOW, B, C, engine_of, event_types, make_room, position, started
 
 pytestmark = pytest.mark.django_db
 
