@@ -9,9 +9,9 @@ import statistics
 from typing import Any
 
 import pytest
+from stack_helpers import WsPlayer, post_start, require_stack, session_cookie, stack
 
 from game.models import Game, Membership, Room
-from stack_helpers import WsPlayer, post_start, require_stack, session_cookie, stack
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
