@@ -74,11 +74,17 @@ _KIND_BITS = {"cut_in": CUT_IN, "dobon": DOBON, "return": RETURN}
 
 _SKIP, _REVERSE, _DRAW_TWO = int(Rank.SKIP), int(Rank.REVERSE), int(Rank.DRAW_TWO)
 _WILD, _WILD4, _FORCE = int(Rank.WILD), int(Rank.WILD_DRAW_FOUR), int(Rank.FORCE)
-_STOPPED = (Phase.DOBON_WAIT, Phase.RETURN_WAIT)
-_WAITS = (Phase.AGARI_WAIT, Phase.DOBON_WAIT, Phase.RETURN_WAIT)
+# Module-level names for the phases: an Enum member lookup (Phase.TURN) costs a slow
+# descriptor call on Python 3.11, and these are read on every step.
+_TURN, _COLOR, _FINISHED = Phase.TURN, Phase.COLOR, Phase.FINISHED
+_AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT = Phase.AGARI_WAIT, Phase.DOBON_WAIT, Phase.RETURN_WAIT
+_STOPPED = (_DOBON_WAIT, _RETURN_WAIT)
+_WAITS = (_AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT)
 _HAND_SIZE = 7
 _FORMAT = 1
 _FIRST_FORCE = FORCE_IDS[0]
+_FORCE_MASK = sum(1 << f for f in FORCE_IDS)
+_NO_PLAYS: dict[tuple[str, ...], Move] = {}  # shared; never mutated
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -107,13 +113,14 @@ class Game:
         "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
-        "_mv_seat", "_mv_plays", "_mv_other", "_class_total", "_masks",
+        "_mv_seat", "_mv_plays", "_mv_other", "_class_total", "_masks", "_multi",
     )
 
     _n: int
     _hands: list[list[int]]        # each seat's card ids, in the order received
     _held: list[dict[int, int]]    # per seat, card id -> copies held (no zero entries)
     _masks: list[int]              # per seat, bit i set when it holds card id i
+    _multi: list[int]              # per seat, bit i set when it holds card id i twice or more
     _class_total: list[int]        # per identity class, copies held by all seats together
     _points: list[int]             # per seat, the points of its hand (R2.3)
     _deck: list[int]               # the draw pile, next card LAST (pop is cheap)
@@ -201,6 +208,7 @@ class Game:
         g._hands = [list(h) for h in hands]
         g._held = [_held_of(h) for h in hands]
         g._masks = [mask_of(h) for h in hands]
+        g._multi = [_multi_mask(h) for h in g._held]
         g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in hands]
         g._deck = list(reversed(deck))
@@ -350,9 +358,9 @@ class Game:
         waited for, so they are not listed; ``legal_actions`` shows them.
         """
         phase = self._phase
-        if phase is Phase.TURN:
+        if phase is _TURN:
             return [self._turn]
-        if phase is Phase.COLOR:
+        if phase is _COLOR:
             return [self._chooser]
         return [s for s in range(self._n) if self._chances[s]]
 
@@ -428,7 +436,10 @@ class Game:
         ['draw', 'drawn', 'turn']
         """
         if seat == self._mv_seat and type(action) is dict:
-            if action.get("type") == "play":  # the common case, kept short
+            # legal_actions listed this seat's actions for this very state: an exact match
+            # with one of them needs no checks. Anything else goes the checked way below.
+            kind = action.get("type")
+            if kind == "play":
                 cards = action.get("cards")
                 if type(cards) is list:
                     try:
@@ -437,31 +448,16 @@ class Game:
                         move = None
                     if move is not None:
                         self._mv_seat = -1
-                        return self._play(seat, move[0], now, move[1], cards=list(cards))
-            else:
-                events = self._apply_listed(seat, action, now)
-                if events is not None:
-                    return events
+                        return self._play(seat, move[0], now, move[1], list(cards))
+            elif kind in self._mv_other:
+                if kind != "color":
+                    self._mv_seat = -1
+                    return _LISTED[kind](self, seat, now)
+                color = action.get("color")
+                if type(color) is str and color in COLOR_INDEX:
+                    self._mv_seat = -1
+                    return self._set_color(seat, COLOR_INDEX[color], now)
         return self._apply_checked(seat, action, now)
-
-    def _apply_listed(self, seat: int, action: Action, now: float) -> list[Event] | None:
-        """Do a non-play action legal_actions listed for this very state, or return ``None``.
-
-        Only an exact match with a listed action is taken without checks (plays too, in
-        apply), so this cannot let an illegal action through; anything else goes the
-        checked way.
-        """
-        kind = action.get("type")
-        if kind not in self._mv_other:
-            return None
-        if kind == "color":
-            color = action.get("color")
-            if type(color) is not str or color not in COLOR_INDEX:
-                return None
-            self._mv_seat = -1
-            return self._set_color(seat, COLOR_INDEX[color], now)
-        self._mv_seat = -1
-        return _LISTED[kind](self, seat, now)
 
     def _apply_checked(self, seat: int, action: Action, now: float) -> list[Event]:
         if not isinstance(action, dict):
@@ -537,18 +533,18 @@ class Game:
 
     def _find_moves(self, seat: int) -> None:
         """Work out (and keep until the next change) everything ``seat`` may do now."""
-        plays: dict[tuple[str, ...], Move] = {}
+        plays: dict[tuple[str, ...], Move] = _NO_PLAYS
         other: list[str] = []
         phase = self._phase
-        if phase is not Phase.FINISHED:
+        if phase is not _FINISHED:
             bits = self._chances[seat]
             if seat == self._turn:  # only set in phase "turn"
-                self._add_turn_plays(seat, plays)
+                plays = self._turn_plays(seat)
                 other.append("draw" if self._stack or not self._drawn else "pass")
-            elif phase is Phase.COLOR and seat == self._chooser:
+            elif phase is _COLOR and seat == self._chooser:
                 other.append("color")
             elif bits & CUT_IN:
-                self._add_cut_in_plays(seat, plays)
+                plays = self._cut_in_plays(seat)
             if bits:
                 if bits & DOBON:
                     other.append("dobon")
@@ -557,45 +553,48 @@ class Game:
                 other.append("decline")
         self._mv_seat, self._mv_plays, self._mv_other = seat, plays, other
 
-    def _add_turn_plays(self, seat: int, plays: dict[tuple[str, ...], Move]) -> None:
-        """R4.1 / R5.1 plays of every count, minus what R8.1 forbids."""
+    def _turn_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
+        """R4.1 / R5.1 plays of every count, minus what R8.1 forbids (never mutate it)."""
         top_rank = RANK[self._discards[-1]]
         playable = self._masks[seat] & (STACK_ON[top_rank] if self._stack
                                         else MATCH[self._color + 1][top_rank])
         if not playable:
-            return
-        held = self._held[seat]
+            return _NO_PLAYS
         hand_size = len(self._hands[seat])
+        if not playable & (self._multi[seat] | _FORCE_MASK) and hand_size > 1:
+            # One copy of each playable card and no F: the plays depend on the mask only.
+            return _single_plays(playable)
+        held = self._held[seat]
+        plays: dict[tuple[str, ...], Move] = {}
         while playable:  # lowest id first: the order is the same however the hand was built
             low = playable & -playable
             card = low.bit_length() - 1
             if card >= _FIRST_FORCE:  # F ids are the highest: only F cards are left
                 _add_force_plays(held, hand_size, plays, cut_in=False)
-                return
+                break
             playable ^= low
             count = held[card]
-            if count == 1 and hand_size > 1:  # the common case
-                codes, move = SOLO[card]
-                plays[codes] = move
-            else:
-                if count == hand_size and not IS_NUMBER[card]:
-                    count -= 1
-                for codes, ids in groups(card, count):
-                    plays[codes] = (ids, False)
+            if count == hand_size and not IS_NUMBER[card]:
+                count -= 1
+            for codes, ids in groups(card, count):
+                plays[codes] = (ids, False)
+        return plays
 
-    def _add_cut_in_plays(self, seat: int, plays: dict[tuple[str, ...], Move]) -> None:
+    def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
         """R7.1: cards identical to the top card, any count R8.1 allows."""
         top = self._discards[-1]
         held = self._held[seat]
         hand_size = len(self._hands[seat])
+        plays: dict[tuple[str, ...], Move] = {}
         if CLASS_OF[top] == FORCE_CLASS:
             _add_force_plays(held, hand_size, plays, cut_in=True)
-            return
+            return plays
         count = held.get(top, 0)
         if count == hand_size and not IS_NUMBER[top]:
             count -= 1
         for codes, ids in groups(top, count):
             plays[codes] = (ids, True)
+        return plays
 
     def _playable(self, card: int) -> bool:
         """R4.1 matching, or R5.1 stacking when a draw stack is open."""
@@ -611,7 +610,7 @@ class Game:
             _fail("invalid_seat", f"no seat {seat!r} at this table")
 
     def _check_running(self) -> None:
-        if self._phase is Phase.FINISHED:
+        if self._phase is _FINISHED:
             _fail("game_finished", "the game is over")
         if self._phase in _STOPPED:
             _fail("game_stopped_by_dobon", "a dobon stopped the game (R9.4)")
@@ -620,10 +619,10 @@ class Game:
         """Verify a play; returns whether it is a cut-in."""
         self._check_running()
         phase = self._phase
-        if phase is Phase.TURN and seat == self._turn:
+        if phase is _TURN and seat == self._turn:
             self._check_turn_play(seat, ids)
             return False
-        if phase is Phase.COLOR and seat == self._chooser:
+        if phase is _COLOR and seat == self._chooser:
             _fail("must_choose_color", "choose a colour first (R6.1)")
         self._check_cut_in(seat, ids)
         return True
@@ -653,7 +652,7 @@ class Game:
         top_cls = CLASS_OF[self._discards[-1]]
         if any(CLASS_OF[i] != top_cls for i in ids):
             _fail("not_your_turn", "it is not your turn")
-        if self._phase is Phase.AGARI_WAIT:
+        if self._phase is _AGARI_WAIT:
             _fail("no_cut_in_on_going_out", "no cut-in on a going-out play, only dobon (R7.3)")
         if self._lp_seat < 0:
             _fail("no_cut_in_on_first_card", "nobody can cut in on the first card (R3.4)")
@@ -666,9 +665,9 @@ class Game:
 
     def _check_turn(self, seat: int) -> None:
         self._check_running()
-        if self._phase is Phase.COLOR and seat == self._chooser:
+        if self._phase is _COLOR and seat == self._chooser:
             _fail("must_choose_color", "choose a colour first (R6.1)")
-        if self._phase is not Phase.TURN or seat != self._turn:
+        if self._phase is not _TURN or seat != self._turn:
             _fail("not_your_turn", "it is not your turn")
 
     def _check_draw(self, seat: int) -> None:
@@ -685,32 +684,32 @@ class Game:
 
     def _check_color(self, seat: int, color: str) -> None:
         self._check_running()
-        if self._phase is not Phase.COLOR or seat != self._chooser:
+        if self._phase is not _COLOR or seat != self._chooser:
             _fail("not_chooser", "you are not choosing a colour")
         if color not in COLOR_INDEX:
             _fail("invalid_color", f"{color!r} is not one of R, B, G, Y")
 
     def _check_dobon(self, seat: int) -> None:
-        if self._phase is Phase.FINISHED:
+        if self._phase is _FINISHED:
             _fail("game_finished", "the game is over")
         if self._chances[seat] & DOBON:
             return
         if seat in self._declarers:
             _fail("already_declared", "you already declared dobon")
-        could = (self._lp_seat >= 0 and seat != self._lp_seat and self._phase is not Phase.RETURN_WAIT
+        could = (self._lp_seat >= 0 and seat != self._lp_seat and self._phase is not _RETURN_WAIT
                  and self._points[seat] == self._lp_points)
         if could:
             _fail("window_closed", "the chance to dobon on this play has closed (R9.2)")
         _fail("cannot_dobon", "your hand's points do not equal the last play's (R9.1)")
 
     def _check_return(self, seat: int) -> None:
-        if self._phase is Phase.FINISHED:
+        if self._phase is _FINISHED:
             _fail("game_finished", "the game is over")
         if not self._chances[seat] & RETURN:
             _fail("not_eligible_to_return", "you cannot return a dobon now (R10.1)")
 
     def _check_decline(self, seat: int) -> None:
-        if self._phase is Phase.FINISHED:
+        if self._phase is _FINISHED:
             _fail("game_finished", "the game is over")
         if not self._chances[seat]:
             _fail("nothing_to_decline", "you have no open chance to decline")
@@ -727,37 +726,44 @@ class Game:
             left = held[card] - 1
             if left:
                 held[card] = left
+                if left == 1:
+                    self._multi[seat] ^= 1 << card
             else:
                 del held[card]
                 self._masks[seat] ^= 1 << card
             totals[CLASS_OF[card]] -= 1
             points += POINTS[card]
-        self._points[seat] -= points
+        hand_points = self._points
+        hand_points[seat] -= points
         self._discards += ids
         self._lp_seat, self._lp_count, self._lp_points = seat, len(ids), points
-        self._close_chances()  # R7.2a: a new play closes every chance on the one before
+        if self._chance_dl is not None:  # R7.2a: a new play closes every chance before it
+            self._close_chances()
         if cards is None:
             cards = [CODE[i] for i in ids]
         played: Event = {"type": "play", "to": None, "seat": seat, "cards": cards,
                          "cut_in": cut_in, "points": points}
+        last = ids[-1]
         if not hand:
-            return [played] + self._go_out(seat, ids[-1], now)
-        events = [played, self._apply_effect(seat, ids, now)]
-        if self._anyone_may_answer(seat, ids[-1], points):
-            events += self._open_chances(seat, now)
-        return events
-
-    def _anyone_may_answer(self, player: int, top: int, points: int) -> bool:
-        """A cheap filter before _open_chances: does another seat tie the points or hold
-        a card identical to the top? Usually nobody does."""
-        hand_points = self._points
-        if hand_points.count(points) > (hand_points[player] == points):
-            return True
-        cls = CLASS_OF[top]
-        return self._class_total[cls] > _class_count(self._held[player], cls)
+            return [played] + self._go_out(seat, last, now)
+        rank = RANK[last]
+        if rank <= 9 or rank == _FORCE:  # no effect but the colour: the next seat plays
+            self._color = COLOR_OF[last]
+            clock = self._start_turn((seat + self._dir) % self._n, now)
+        else:
+            clock = self._apply_effect(seat, ids, now)
+        # A cheap filter before _open_chances: does another seat tie the points or hold a
+        # card identical to the top? Usually nobody does.
+        cls = CLASS_OF[last]
+        if (hand_points.count(points) > (hand_points[seat] == points)
+                or totals[cls] > (held.get(last, 0) if cls != FORCE_CLASS
+                                  else _class_count(held, cls))):
+            return [played, clock] + self._open_chances(seat, now)
+        return [played, clock]
 
     def _apply_effect(self, seat: int, ids: list[int], now: float) -> Event:
-        """R4.4 / R4.5: the effect of a play of k identical cards; returns the clock event."""
+        """R4.4 / R4.5: the effect of a play of k identical action cards; returns the clock
+        event. (Numbers and F cards only set the colour: see _play.)"""
         k, last, n = len(ids), ids[-1], self._n
         rank = RANK[last]
         self._color = COLOR_OF[last]
@@ -777,14 +783,14 @@ class Game:
         return self._start_turn(nxt, now)
 
     def _ask_color(self, chooser: int, then: int, now: float) -> Event:
-        self._phase = Phase.COLOR
+        self._phase = _COLOR
         self._turn, self._chooser, self._next = -1, chooser, then
         self._drawn = False
         self._clock = now + self._timeout
         return {"type": "choose", "to": None, "seat": chooser, "deadline": self._clock}
 
     def _start_turn(self, seat: int, now: float) -> Event:
-        self._phase = Phase.TURN
+        self._phase = _TURN
         self._turn, self._chooser = seat, -1
         self._drawn = False
         self._clock = now + self._timeout
@@ -831,7 +837,7 @@ class Game:
     def _go_out(self, seat: int, last: int, now: float) -> list[Event]:
         """R8.2: a going-out play waits for dobon declarations when any seat can."""
         self._color = COLOR_OF[last]
-        self._phase = Phase.AGARI_WAIT
+        self._phase = _AGARI_WAIT
         self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
         events: list[Event] = [{"type": "agari", "to": None, "seat": seat}]
         deadline = now + self._timeout
@@ -849,19 +855,26 @@ class Game:
         deck = self._deck
         got = [deck.pop() for _ in range(min(count, len(deck)))]
         self._hands[seat] += got
-        held, totals = self._held[seat], self._class_total
         for card in got:
-            held[card] = held.get(card, 0) + 1
-            self._masks[seat] |= 1 << card
-            totals[CLASS_OF[card]] += 1
+            self._add_to_held(seat, card)
+            self._class_total[CLASS_OF[card]] += 1
             self._points[seat] += POINTS[card]
         return got
+
+    def _add_to_held(self, seat: int, card: int) -> None:
+        held = self._held[seat]
+        count = held.get(card, 0) + 1
+        held[card] = count
+        if count == 1:
+            self._masks[seat] |= 1 << card
+        elif count == 2:
+            self._multi[seat] |= 1 << card
 
     def _draw_or_take(self, seat: int, now: float) -> list[Event]:
         if self._stack:
             return self._take(seat, now)
         events = self._draw_one(seat)
-        if self._phase is not Phase.FINISHED:
+        if self._phase is not _FINISHED:
             # R14.1: the optional draw restarts the clock for the play-or-pass decision.
             self._clock = now + self._timeout
             events.append({"type": "turn", "to": None, "seat": seat, "deadline": self._clock})
@@ -869,7 +882,8 @@ class Game:
 
     def _draw_one(self, seat: int) -> list[Event]:
         """The optional draw; R12.1: the last card (or an empty deck) ends the game."""
-        self._close_chances()
+        if self._chance_dl is not None:
+            self._close_chances()
         deck = self._deck
         if not deck:
             event: Event = {"type": "draw", "to": None, "seat": seat, "count": 0}
@@ -877,8 +891,12 @@ class Game:
         card = deck.pop()
         self._hands[seat].append(card)
         held = self._held[seat]
-        held[card] = held.get(card, 0) + 1
-        self._masks[seat] |= 1 << card
+        count = held.get(card, 0) + 1
+        held[card] = count
+        if count == 1:
+            self._masks[seat] |= 1 << card
+        elif count == 2:
+            self._multi[seat] |= 1 << card
         self._class_total[CLASS_OF[card]] += 1
         self._points[seat] += POINTS[card]
         events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": 1},
@@ -909,7 +927,7 @@ class Game:
         return events
 
     def _pass(self, seat: int, now: float) -> list[Event]:
-        self._close_chances()
+        # No chance can be open: the draw before the pass closed them.
         event: Event = {"type": "pass", "to": None, "seat": seat}
         return [event, self._start_turn((seat + self._dir) % self._n, now)]
 
@@ -924,7 +942,7 @@ class Game:
                         "hand": [CODE[i] for i in self._hands[seat]]}
         self._chances[seat] = 0
         self._declarers.append(seat)
-        if self._phase is not Phase.DOBON_WAIT:
+        if self._phase is not _DOBON_WAIT:
             self._stop_for_dobon(now)
         if any(self._chances):
             return [event]
@@ -932,7 +950,7 @@ class Game:
 
     def _stop_for_dobon(self, now: float) -> None:
         self._target = self._lp_seat
-        self._phase = Phase.DOBON_WAIT
+        self._phase = _DOBON_WAIT
         self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
         # Only dobon chances on the same play survive, for one timeout from now.
         self._chances = [bits & DOBON for bits in self._chances]
@@ -943,7 +961,7 @@ class Game:
         self._chances = [0] * self._n
         target = self._target
         if self._hands[target] and self._points[target] == self._lp_points:
-            self._phase = Phase.RETURN_WAIT
+            self._phase = _RETURN_WAIT
             self._chances[target] = RETURN
             self._chance_dl = now + self._timeout
             return [{"type": "chance", "to": target, "seat": target, "kinds": ["return"],
@@ -974,12 +992,12 @@ class Game:
         """R14.2: a wait ends once every seat asked has answered."""
         self._chance_dl = None
         phase = self._phase
-        if phase is Phase.AGARI_WAIT:
+        if phase is _AGARI_WAIT:
             return self._finish(settle_agari(self._lp_seat, list(self._points), self._rate),
                                 self._lp_seat)
-        if phase is Phase.DOBON_WAIT:
+        if phase is _DOBON_WAIT:
             return self._close_dobon_wait(now)
-        if phase is Phase.RETURN_WAIT:
+        if phase is _RETURN_WAIT:
             return self._finish(self._settle_dobon(returned=False), self._target)
         return []
 
@@ -988,7 +1006,7 @@ class Game:
         return self._finish(settle_deck_out(nxt, list(self._points), self._rate), drawer)
 
     def _finish(self, result: Result, seat: int) -> list[Event]:
-        self._phase = Phase.FINISHED
+        self._phase = _FINISHED
         self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
         self._chances = [0] * self._n
         self._chance_dl = None
@@ -1016,7 +1034,7 @@ class Game:
 
     def _clock_timeout(self, deadline: float) -> list[Event]:
         """R14: the automatic action of the seat on turn or the chooser."""
-        if self._phase is Phase.COLOR:
+        if self._phase is _COLOR:
             seat = self._chooser
             color = self._own_rng().randrange(4)
             return [_timeout_event(seat, "color")] + self._set_color(seat, color, deadline)
@@ -1026,7 +1044,7 @@ class Game:
         if self._drawn:
             return [_timeout_event(seat, "pass")] + self._pass(seat, deadline)
         events = [_timeout_event(seat, "draw_pass")] + self._draw_one(seat)
-        if self._phase is Phase.FINISHED:
+        if self._phase is _FINISHED:
             return events
         return events + self._pass(seat, deadline)
 
@@ -1069,7 +1087,7 @@ class Game:
     def _revealed(self) -> list[list[str] | None]:
         """R9.5: declarers' and a returner's hands; R15.2: every hand once finished."""
         shown: list[list[str] | None] = [None] * self._n
-        finished = self._phase is Phase.FINISHED
+        finished = self._phase is _FINISHED
         returned = self._result is not None and self._result.kind == "return"
         for s in range(self._n):
             if finished or s in self._declarers or (returned and s == self._target):
@@ -1096,6 +1114,7 @@ class Game:
         g._hands = [list(h) for h in self._hands]
         g._held = [h.copy() for h in self._held]
         g._masks = list(self._masks)
+        g._multi = list(self._multi)
         g._class_total = list(self._class_total)
         g._points = list(self._points)
         g._deck, g._discards = list(self._deck), list(self._discards)
@@ -1149,6 +1168,7 @@ class Game:
         g._n = len(g._hands)
         g._held = [_held_of(h) for h in g._hands]
         g._masks = [mask_of(h) for h in g._hands]
+        g._multi = [_multi_mask(h) for h in g._held]
         g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in g._hands]
         g._deck = list(reversed(parse_cards(d["deck"])))
@@ -1191,6 +1211,28 @@ def _check_table(players: int, first_player: int, rate: int, timeout: float) -> 
         raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
 
 
+# Memo of _single_plays: read-only dicts shared by every game; bounded so a long-running
+# server cannot grow it without limit.
+_SINGLE_PLAYS: dict[int, dict[tuple[str, ...], Move]] = {}
+_SINGLE_PLAYS_LIMIT = 50_000
+
+
+def _single_plays(playable: int) -> dict[tuple[str, ...], Move]:
+    """The on-turn plays when each playable card is held once (lowest id first)."""
+    plays = _SINGLE_PLAYS.get(playable)
+    if plays is None:
+        plays = {}
+        rest = playable
+        while rest:
+            low = rest & -rest
+            codes, move = SOLO[low.bit_length() - 1]
+            plays[codes] = move
+            rest ^= low
+        if len(_SINGLE_PLAYS) < _SINGLE_PLAYS_LIMIT:
+            _SINGLE_PLAYS[playable] = plays
+    return plays
+
+
 def _class_totals(hands: list[list[int]]) -> list[int]:
     totals = [0] * N_CLASSES
     for hand in hands:
@@ -1203,6 +1245,10 @@ def _class_count(held: dict[int, int], cls: int) -> int:
     if cls == FORCE_CLASS:
         return sum(held.get(f, 0) for f in FORCE_IDS)
     return held.get(cls, 0)
+
+
+def _multi_mask(held: dict[int, int]) -> int:
+    return mask_of(card for card, count in held.items() if count > 1)
 
 
 def _held_of(hand: list[int]) -> dict[int, int]:
