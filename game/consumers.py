@@ -60,6 +60,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND)
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
         self.user_id: int | None = None
+        self.watching = False
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
         try:
@@ -71,12 +72,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Join before reading the table, so no change falls between the read and the join.
         await self.channel_layer.group_add(play.room_group(room.pk), self.channel_name)
         await self.channel_layer.group_add(play.user_group(self.user_id), self.channel_name)
+        await self.channel_layer.group_add(play.watch_group(room.pk), self.channel_name)
+        self.watching = True
         await self.send_table()
 
     async def disconnect(self, code: int) -> None:
         if self.user_id is not None:
             await self.channel_layer.group_discard(play.room_group(self.room_id), self.channel_name)
             await self.channel_layer.group_discard(play.user_group(self.user_id), self.channel_name)
+            await self.watch(False)
 
     # -- from the client ---------------------------------------------------------------------
 
@@ -143,6 +147,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 return
             self.seen = key
         await self.send_json(state)
+        await self.watch_unless_playing(state)
 
     async def deliver(self, push: dict[str, Any]) -> None:
         """Send a pushed change unless this socket already has it (or something newer)."""
@@ -164,6 +169,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if push.get("room_info") is not None:
             state["room"] = push["room_info"]
         await self.send_json(state)
+        await self.watch_unless_playing(state)
+
+    async def watch_unless_playing(self, state: dict[str, Any]) -> None:
+        """Players of the running game get their own view through their user group; only
+        the others need the watchers' copy (which players would just throw away)."""
+        playing = state["seat"] is not None and state["status"] == "running"
+        await self.watch(not playing)
+
+    async def watch(self, on: bool) -> None:
+        if on == self.watching:
+            return
+        if on:
+            await self.channel_layer.group_add(play.watch_group(self.room_id), self.channel_name)
+        else:
+            await self.channel_layer.group_discard(
+                play.watch_group(self.room_id), self.channel_name
+            )
+        self.watching = on
 
     # -- from the groups (channel message types) -------------------------------------------------
 

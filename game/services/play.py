@@ -12,8 +12,9 @@ Names follow the check_/do_/notify_ split: `check_*` validate and raise `PlayErr
 input everywhere (`now`, unix seconds; engine time is unix time too).
 
 Privacy: a seat's payload is built from `engine.view(seat)` and the events whose `to`
-is that seat or nobody, and goes only to that seat's user group. The room group gets
-the spectator view (`view(None)`) and public events. Nothing else leaves this module.
+is that seat or nobody, and goes only to that seat's user group. The room's watchers
+group gets the spectator view (`view(None)`) and public events; the room group only
+"fetch the table again". Nothing else leaves this module.
 """
 
 from __future__ import annotations
@@ -95,7 +96,13 @@ def to_datetime(ts: float | None) -> datetime | None:
 
 
 def room_group(room_id: int) -> str:
+    """Every socket of the room: "fetch the table again" (seats, abort, …)."""
     return f"room.{room_id}"
+
+
+def watch_group(room_id: int) -> str:
+    """The room's sockets that do not play the running game: the spectator view."""
+    return f"room.{room_id}.watch"
 
 
 def user_group(user_id: int) -> str:
@@ -629,7 +636,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
 
 def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     """(group, channel message) pairs: one per seated user with that seat's view and
-    the events addressed to it, and one for the room group with the spectator view."""
+    the events addressed to it, and one for the watchers with the spectator view."""
     base = {
         "room": change.room_id, "game": change.game_id, "number": change.number,
         "version": change.version, "status": change.status,
@@ -648,7 +655,7 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     public = [e for e in change.events if e.get("to") is None]
     seated_users = [s.user_id for s in change.seats if s.user_id is not None]
     pushes.append(
-        (room_group(change.room_id), {**base, "type": "game.public", "seat": None,
+        (watch_group(change.room_id), {**base, "type": "game.public", "seat": None,
                                       "view": change.engine.view(None), "events": public,
                                       "seated": seated_users})
     )

@@ -350,3 +350,25 @@ async def test_someone_seated_after_the_start_watches_as_a_spectator(table, alic
     _, state = await next_state(socket)
     assert state["seat"] is None and "hand" not in state["view"]
     await socket.disconnect()
+
+
+async def test_a_player_who_sits_out_the_next_game_watches_it(alice, bob, carol):
+    room = await sync_to_async(make_room)(alice, bob, carol)
+    hands = [["G1", "G2"], ["R5"], ["Y9", "Y8"]]
+    await sync_to_async(start_at_position)(room, alice, hands=hands)
+    sockets = await connect_all(room.pk, alice, bob, carol)
+    await sockets[1].send_json_to({"type": "action", "action": {"type": "play", "cards": ["R5"]}})
+    for socket in sockets:
+        _, state = await next_state(socket)
+        assert state["status"] == "finished"
+    await Membership.objects.filter(room=room, user=carol).adelete()
+    game2 = await sync_to_async(play.start_game)(room, alice, now=NOW + 100)
+    _, watched = await next_state(sockets[2])
+    assert watched["game"] == game2.pk and watched["seat"] is None
+    assert "hand" not in watched["view"]
+    for seat in (0, 1):
+        _, state = await next_state(sockets[seat])
+        assert state["seat"] == seat and "hand" in state["view"]
+    await quiet(*sockets)
+    for socket in sockets:
+        await socket.disconnect()

@@ -405,7 +405,8 @@ def test_pushes_give_each_seat_only_its_own_hand(room, alice, bob, carol, dave):
         assert (drawn != []) == (seat == B)
         others = [engine.hand(s) for s in range(4) if s != seat]
         assert all(h != push["view"]["hand"] for h in others)
-    public = pushes[play.room_group(room.pk)]
+    assert play.room_group(room.pk) not in pushes  # every socket: no table payload there
+    public = pushes[play.watch_group(room.pk)]
     assert "hand" not in public["view"] and public["view"]["legal_actions"] == []
     assert all(e.get("to") is None for e in public["events"])
     assert "drawn" not in [e["type"] for e in public["events"]]
