@@ -13,7 +13,7 @@ import argparse
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .game import Game
 
@@ -39,82 +39,108 @@ class Score:
                 f"{self.actions_per_second:11.0f} actions/s")
 
 
+def pick(rng: random.Random, options: list[Any]) -> Any:
+    """A uniform choice; cheaper than ``rng.choice`` and used for both engines alike."""
+    return options[int(rng.random() * len(options))]
+
+
 def play_one(rng: random.Random, players: int, seed: int) -> int:
     """Play one random game to its end; returns the number of actions taken."""
     g = Game.new(players=players, first_player=rng.randrange(players), seed=seed)
     now, actions = 0.0, 0
-    while g.phase != "finished":
+    while g.result is None:
         waiting = g.to_act()
         if not waiting:
             now += g.timeout
             g.advance(now)
             continue
         seat = waiting[0]
-        g.apply(seat, rng.choice(g.legal_actions(seat)), now)
+        g.apply(seat, pick(rng, g.legal_actions(seat)), now)
         actions += 1
     return actions
 
 
-def run_ours(players: int, seconds: float, games: int | None, seed: int) -> Score:
-    rng = random.Random(seed)
-    played = actions = 0
-    start = time.perf_counter()
-    while True:
-        elapsed = time.perf_counter() - start
-        if (games is not None and played >= games) or (games is None and elapsed >= seconds):
-            return Score("dobon engine", played, actions, elapsed)
-        actions += play_one(rng, players, seed=rng.randrange(2**32))
-        played += 1
+class Runner:
+    """Plays whole random games of one engine, accumulating a :class:`Score`."""
+
+    def __init__(self, name: str, play: Callable[[random.Random], int], seed: int) -> None:
+        self.name, self.play, self.rng = name, play, random.Random(seed)
+        self.games = self.actions = 0
+        self.seconds = 0.0
+
+    def run(self, seconds: float | None, games: int | None) -> None:
+        """Play for ``seconds`` (whole games), or exactly ``games`` games."""
+        start = time.perf_counter()
+        played = 0
+        while (played < games) if games is not None else (time.perf_counter() - start < (seconds or 0)):
+            self.actions += self.play(self.rng)
+            played += 1
+        self.games += played
+        self.seconds += time.perf_counter() - start
+
+    def score(self) -> Score:
+        return Score(self.name, self.games, self.actions, self.seconds)
 
 
-def _rlcard_game(players: int) -> Any:
+def ours(players: int, seed: int) -> Runner:
+    return Runner("dobon engine", lambda rng: play_one(rng, players, rng.randrange(2**32)), seed)
+
+
+def rlcard(players: int, seed: int) -> Runner | None:
+    """RLCard's UNO game core, or ``None`` when rlcard is not installed."""
     try:
         from rlcard.games.uno.game import UnoGame  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
-    return UnoGame(num_players=players)
-
-
-def run_rlcard(players: int, seconds: float, games: int | None, seed: int) -> Score | None:
-    game = _rlcard_game(players)
-    if game is None:
-        return None
-    rng = random.Random(seed)
+    game = UnoGame(num_players=players)
     game.np_random.seed(seed)
-    played = actions = 0
-    start = time.perf_counter()
-    while True:
-        elapsed = time.perf_counter() - start
-        if (games is not None and played >= games) or (games is None and elapsed >= seconds):
-            return Score("rlcard uno", played, actions, elapsed)
+
+    def play(rng: random.Random) -> int:
         game.init_game()
-        for _ in range(_RLCARD_STEP_CAP):
-            if game.is_over():
-                break
-            game.step(rng.choice(game.get_legal_actions()))
-            actions += 1
-        played += 1
+        steps = 0
+        while not game.is_over() and steps < _RLCARD_STEP_CAP:
+            game.step(pick(rng, game.get_legal_actions()))
+            steps += 1
+        return steps
+
+    return Runner("rlcard uno", play, seed)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per engine (default 3)")
-    parser.add_argument("--games", type=int, default=None, help="play this many games instead")
+    parser.add_argument("--seconds", type=float, default=4.0,
+                        help="time per engine, split over the rounds (default 4)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="play this many games per engine instead (split over the rounds)")
+    parser.add_argument("--rounds", type=int, default=8,
+                        help="alternate the engines this many times, so that a busy machine "
+                             "slows both alike (default 8)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-rlcard", action="store_true", help="skip the RLCard comparison")
     args = parser.parse_args(argv)
-    ours = run_ours(args.players, args.seconds, args.games, args.seed)
-    print(ours.line())
+    runners = [ours(args.players, args.seed)]
+    theirs = None if args.no_rlcard else rlcard(args.players, args.seed)
+    if theirs is not None:
+        runners.append(theirs)
+    rounds = max(1, args.rounds)
+    for r in range(rounds):
+        for runner in runners:
+            games = None
+            if args.games is not None:
+                games = args.games // rounds + (1 if r < args.games % rounds else 0)
+            runner.run(args.seconds / rounds, games)
+    mine = runners[0].score()
+    print(mine.line())
     if args.no_rlcard:
         return
-    theirs = run_rlcard(args.players, args.seconds, args.games, args.seed)
     if theirs is None:
         print("rlcard uno: skipped (rlcard is not installed: pip install rlcard)")
         return
-    print(theirs.line())
+    other = theirs.score()
+    print(other.line())
     print(f"ratio (ours / rlcard actions per second): "
-          f"{ours.actions_per_second / theirs.actions_per_second:.2f}x")
+          f"{mine.actions_per_second / other.actions_per_second:.2f}x")
 
 
 if __name__ == "__main__":

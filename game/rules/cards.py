@@ -212,10 +212,6 @@ MATCH: tuple[tuple[int, ...], ...] = tuple(
 STACK_ON: tuple[int, ...] = tuple(
     mask_of(i for i in range(N_IDS) if _stacks_on(i, rank)) for rank in range(16)
 )
-# SOLO[card]: the (codes, move) pair of a single-card play on turn.
-SOLO: tuple[tuple[tuple[str, ...], tuple[list[int], bool]], ...] = tuple(
-    ((CODE[i],), ([i], False)) for i in range(N_IDS)
-)
 
 _GROUPS: list[list[tuple[tuple[str, ...], list[int]]]] = [[] for _ in range(N_IDS)]
 

@@ -29,12 +29,12 @@ from .cards import (
     COLORS,
     FORCE_CLASS,
     FORCE_IDS,
+    ID_OF,
     IS_NUMBER,
     MATCH,
     N_CLASSES,
     POINTS,
     RANK,
-    SOLO,
     STACK_ON,
     Rank,
     full_deck,
@@ -84,7 +84,11 @@ _HAND_SIZE = 7
 _FORMAT = 1
 _FIRST_FORCE = FORCE_IDS[0]
 _FORCE_MASK = sum(1 << f for f in FORCE_IDS)
-_NO_PLAYS: dict[tuple[str, ...], Move] = {}  # shared; never mutated
+_NUMBER_MASK = mask_of(i for i in range(len(CODE)) if IS_NUMBER[i])
+_ONE = tuple([i] for i in range(len(CODE)))  # one-card plays as id lists (never mutated)
+# Shared and never mutated: what _find_moves keeps for the common cases.
+_NO_PLAYS: dict[tuple[str, ...], Move] = {}
+_DRAW, _PASS = ["draw"], ["pass"]
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -113,7 +117,8 @@ class Game:
         "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
-        "_mv_seat", "_mv_plays", "_mv_other", "_class_total", "_masks", "_multi",
+        "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other", "_class_total", "_masks", "_multi",
+        "_many",
     )
 
     _n: int
@@ -121,6 +126,7 @@ class Game:
     _held: list[dict[int, int]]    # per seat, card id -> copies held (no zero entries)
     _masks: list[int]              # per seat, bit i set when it holds card id i
     _multi: list[int]              # per seat, bit i set when it holds card id i twice or more
+    _many: list[int]               # per seat, bit i set when it holds card id i 3 times or more
     _class_total: list[int]        # per identity class, copies held by all seats together
     _points: list[int]             # per seat, the points of its hand (R2.3)
     _deck: list[int]               # the draw pile, next card LAST (pop is cheap)
@@ -149,7 +155,8 @@ class Game:
     # What legal_actions last found for one seat, so that apply can take a listed action
     # without checking it again. _mv_seat is -1 whenever the state has changed since.
     _mv_seat: int
-    _mv_plays: dict[tuple[str, ...], Move]
+    _mv_singles: int               # mask of the cards playable alone on turn (held once)
+    _mv_plays: dict[tuple[str, ...], Move]  # every other play, by its codes
     _mv_other: list[str]           # "draw", "pass", "color", "dobon", "return", "decline"
 
     # ------------------------------------------------------------------ creation
@@ -208,7 +215,8 @@ class Game:
         g._hands = [list(h) for h in hands]
         g._held = [_held_of(h) for h in hands]
         g._masks = [mask_of(h) for h in hands]
-        g._multi = [_multi_mask(h) for h in g._held]
+        g._multi = [_count_mask(h, 2) for h in g._held]
+        g._many = [_count_mask(h, 3) for h in g._held]
         g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in hands]
         g._deck = list(reversed(deck))
@@ -220,7 +228,7 @@ class Game:
         g._chances, g._chance_dl = [0] * n, None
         g._target, g._declarers, g._result = -1, [], None
         g._rng, g._rng_shared = rng, False
-        g._mv_seat, g._mv_plays, g._mv_other = -1, {}, []
+        g._mv_seat, g._mv_singles, g._mv_plays, g._mv_other = -1, 0, {}, []
         g._turn_up_first_card(first, first_player, now)
         return g
 
@@ -442,6 +450,11 @@ class Game:
             if kind == "play":
                 cards = action.get("cards")
                 if type(cards) is list:
+                    if len(cards) == 1 and type(cards[0]) is str:
+                        card = ID_OF.get(cards[0], -1)
+                        if card >= 0 and self._mv_singles >> card & 1:
+                            self._mv_seat = -1
+                            return self._play(seat, _ONE[card], now, False, [cards[0]])
                     try:
                         move = self._mv_plays.get(tuple(cards))
                     except TypeError:  # unhashable junk inside the list
@@ -522,6 +535,11 @@ class Game:
                 self._check_seat(seat)
             self._find_moves(seat)
         actions: list[Action] = []
+        singles = self._mv_singles
+        while singles:  # lowest id first: the same order however the hand was built
+            low = singles & -singles
+            singles ^= low
+            actions.append({"type": "play", "cards": [CODE[low.bit_length() - 1]]})
         for codes in self._mv_plays:
             actions.append({"type": "play", "cards": [*codes]})
         for kind in self._mv_other:
@@ -533,52 +551,62 @@ class Game:
 
     def _find_moves(self, seat: int) -> None:
         """Work out (and keep until the next change) everything ``seat`` may do now."""
-        plays: dict[tuple[str, ...], Move] = _NO_PLAYS
-        other: list[str] = []
-        phase = self._phase
-        if phase is not _FINISHED:
-            bits = self._chances[seat]
-            if seat == self._turn:  # only set in phase "turn"
-                plays = self._turn_plays(seat)
-                other.append("draw" if self._stack or not self._drawn else "pass")
-            elif phase is _COLOR and seat == self._chooser:
+        bits = self._chances[seat]
+        if seat == self._turn:  # only set in phase "turn"
+            self._find_turn_plays(seat)
+            if not bits:  # the common case
+                self._mv_other = _DRAW if self._stack or not self._drawn else _PASS
+                return
+            other = ["draw" if self._stack or not self._drawn else "pass"]
+        else:
+            self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, _NO_PLAYS
+            other = []
+            if self._phase is _COLOR and seat == self._chooser:
                 other.append("color")
             elif bits & CUT_IN:
-                plays = self._cut_in_plays(seat)
-            if bits:
-                if bits & DOBON:
-                    other.append("dobon")
-                if bits & RETURN:
-                    other.append("return")
-                other.append("decline")
-        self._mv_seat, self._mv_plays, self._mv_other = seat, plays, other
+                self._mv_plays = self._cut_in_plays(seat)
+        if bits & DOBON:
+            other.append("dobon")
+        if bits & RETURN:
+            other.append("return")
+        if bits:
+            other.append("decline")
+        self._mv_other = other
 
-    def _turn_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
-        """R4.1 / R5.1 plays of every count, minus what R8.1 forbids (never mutate it)."""
+    def _find_turn_plays(self, seat: int) -> None:
+        """R4.1 / R5.1 plays of every count, minus what R8.1 forbids.
+
+        Cards held once (not F) go into the ``_mv_singles`` mask: the common case, and one
+        that apply can verify with a bit test. Larger groups and F cards go into
+        ``_mv_plays``.
+        """
         top_rank = RANK[self._discards[-1]]
         playable = self._masks[seat] & (STACK_ON[top_rank] if self._stack
                                         else MATCH[self._color + 1][top_rank])
-        if not playable:
-            return _NO_PLAYS
+        grouped = playable & (self._multi[seat] | _FORCE_MASK)
+        singles = playable ^ grouped
         hand_size = len(self._hands[seat])
-        if not playable & (self._multi[seat] | _FORCE_MASK) and hand_size > 1:
-            # One copy of each playable card and no F: the plays depend on the mask only.
-            return _single_plays(playable)
+        if hand_size == 1:
+            singles &= _NUMBER_MASK  # R8.1: only a number card may go out
+        self._mv_seat, self._mv_singles = seat, singles
+        if not grouped:
+            self._mv_plays = _NO_PLAYS
+            return
         held = self._held[seat]
         plays: dict[tuple[str, ...], Move] = {}
-        while playable:  # lowest id first: the order is the same however the hand was built
-            low = playable & -playable
+        while grouped:
+            low = grouped & -grouped
             card = low.bit_length() - 1
             if card >= _FIRST_FORCE:  # F ids are the highest: only F cards are left
                 _add_force_plays(held, hand_size, plays, cut_in=False)
                 break
-            playable ^= low
+            grouped ^= low
             count = held[card]
             if count == hand_size and not IS_NUMBER[card]:
                 count -= 1
             for codes, ids in groups(card, count):
                 plays[codes] = (ids, False)
-        return plays
+        self._mv_plays = plays
 
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
         """R7.1: cards identical to the top card, any count R8.1 allows."""
@@ -728,6 +756,8 @@ class Game:
                 held[card] = left
                 if left == 1:
                     self._multi[seat] ^= 1 << card
+                elif left == 2:
+                    self._many[seat] ^= 1 << card
             else:
                 del held[card]
                 self._masks[seat] ^= 1 << card
@@ -869,6 +899,8 @@ class Game:
             self._masks[seat] |= 1 << card
         elif count == 2:
             self._multi[seat] |= 1 << card
+        elif count == 3:
+            self._many[seat] |= 1 << card
 
     def _draw_or_take(self, seat: int, now: float) -> list[Event]:
         if self._stack:
@@ -897,6 +929,8 @@ class Game:
             self._masks[seat] |= 1 << card
         elif count == 2:
             self._multi[seat] |= 1 << card
+        elif count == 3:
+            self._many[seat] |= 1 << card
         self._class_total[CLASS_OF[card]] += 1
         self._points[seat] += POINTS[card]
         events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": 1},
@@ -1115,6 +1149,7 @@ class Game:
         g._held = [h.copy() for h in self._held]
         g._masks = list(self._masks)
         g._multi = list(self._multi)
+        g._many = list(self._many)
         g._class_total = list(self._class_total)
         g._points = list(self._points)
         g._deck, g._discards = list(self._deck), list(self._discards)
@@ -1127,7 +1162,7 @@ class Game:
         # Share the generator until one side needs it (see _own_rng): copies stay cheap.
         g._rng = self._rng
         g._rng_shared = self._rng_shared = True
-        g._mv_seat, g._mv_plays, g._mv_other = -1, {}, []
+        g._mv_seat, g._mv_singles, g._mv_plays, g._mv_other = -1, 0, {}, []
         return g
 
     def _own_rng(self) -> random.Random:
@@ -1168,7 +1203,8 @@ class Game:
         g._n = len(g._hands)
         g._held = [_held_of(h) for h in g._hands]
         g._masks = [mask_of(h) for h in g._hands]
-        g._multi = [_multi_mask(h) for h in g._held]
+        g._multi = [_count_mask(h, 2) for h in g._held]
+        g._many = [_count_mask(h, 3) for h in g._held]
         g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in g._hands]
         g._deck = list(reversed(parse_cards(d["deck"])))
@@ -1188,7 +1224,7 @@ class Game:
         g._rng = random.Random(0)
         g._rng.setstate((version, tuple(internal), gauss))
         g._rng_shared = False
-        g._mv_seat, g._mv_plays, g._mv_other = -1, {}, []
+        g._mv_seat, g._mv_singles, g._mv_plays, g._mv_other = -1, 0, {}, []
         return g
 
     def __repr__(self) -> str:
@@ -1211,28 +1247,6 @@ def _check_table(players: int, first_player: int, rate: int, timeout: float) -> 
         raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
 
 
-# Memo of _single_plays: read-only dicts shared by every game; bounded so a long-running
-# server cannot grow it without limit.
-_SINGLE_PLAYS: dict[int, dict[tuple[str, ...], Move]] = {}
-_SINGLE_PLAYS_LIMIT = 50_000
-
-
-def _single_plays(playable: int) -> dict[tuple[str, ...], Move]:
-    """The on-turn plays when each playable card is held once (lowest id first)."""
-    plays = _SINGLE_PLAYS.get(playable)
-    if plays is None:
-        plays = {}
-        rest = playable
-        while rest:
-            low = rest & -rest
-            codes, move = SOLO[low.bit_length() - 1]
-            plays[codes] = move
-            rest ^= low
-        if len(_SINGLE_PLAYS) < _SINGLE_PLAYS_LIMIT:
-            _SINGLE_PLAYS[playable] = plays
-    return plays
-
-
 def _class_totals(hands: list[list[int]]) -> list[int]:
     totals = [0] * N_CLASSES
     for hand in hands:
@@ -1247,8 +1261,8 @@ def _class_count(held: dict[int, int], cls: int) -> int:
     return held.get(cls, 0)
 
 
-def _multi_mask(held: dict[int, int]) -> int:
-    return mask_of(card for card, count in held.items() if count > 1)
+def _count_mask(held: dict[int, int], at_least: int) -> int:
+    return mask_of(card for card, count in held.items() if count >= at_least)
 
 
 def _held_of(hand: list[int]) -> dict[int, int]:
