@@ -81,6 +81,7 @@ _AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT = Phase.AGARI_WAIT, Phase.DOBON_WAIT, Pha
 _STOPPED = (_DOBON_WAIT, _RETURN_WAIT)
 _WAITS = (_AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT)
 _HAND_SIZE = 7
+_FULL_DECK = tuple(full_deck())
 _FORMAT = 1
 _FIRST_FORCE = FORCE_IDS[0]
 _FORCE_MASK = sum(1 << f for f in FORCE_IDS)
@@ -172,7 +173,7 @@ class Game:
         """
         _check_table(players, first_player, rate, timeout)
         rng = random.Random(seed)
-        deck = full_deck()
+        deck = list(_FULL_DECK)
         rng.shuffle(deck)
         hands = [deck[s * _HAND_SIZE:(s + 1) * _HAND_SIZE] for s in range(players)]
         first = deck[players * _HAND_SIZE]
@@ -1278,7 +1279,22 @@ def _add_force_plays(held: dict[int, int], hand_size: int,
 
     F cards never go out (R8.1), so a play may not use the whole hand.
     """
-    counts = [held.get(f, 0) for f in FORCE_IDS]
+    counts = tuple(held.get(f, 0) for f in FORCE_IDS)
+    key = (counts, hand_size if hand_size <= sum(counts) else 0, cut_in)
+    found = _FORCE_PLAYS.get(key)
+    if found is None:
+        found = _FORCE_PLAYS[key] = _force_plays(counts, hand_size, cut_in)
+    plays.update(found)
+
+
+# Memo of _force_plays. Its keys are few (F counts per colour, and the hand size only when
+# the F cards could be the whole hand), so it stays small.
+_FORCE_PLAYS: dict[tuple[tuple[int, ...], int, bool], dict[tuple[str, ...], Move]] = {}
+
+
+def _force_plays(counts: tuple[int, ...], hand_size: int,
+                 cut_in: bool) -> dict[tuple[str, ...], Move]:
+    plays: dict[tuple[str, ...], Move] = {}
     for take in itertools.product(*(range(c + 1) for c in counts)):
         size = sum(take)
         if size == 0 or size == hand_size:
@@ -1290,6 +1306,7 @@ def _add_force_plays(held: dict[int, int], hand_size: int,
                 ids.remove(last)
                 ids.append(last)
                 plays[tuple(CODE[i] for i in ids)] = (ids, cut_in)
+    return plays
 
 
 # How apply does an action legal_actions listed (already known legal) ...
