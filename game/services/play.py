@@ -24,6 +24,7 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -546,7 +547,7 @@ def _advance_locked(game: Game, now: float, reschedule_early: bool = False) -> O
         if reschedule_early and deadline is not None:
             # The ETA fired a little early: try again at the deadline itself.
             version = game.version
-            transaction.on_commit(lambda: schedule_expiry(game.pk, version, deadline))
+            transaction.on_commit(lambda: schedule_expiry_soon(game.pk, version, deadline))
         return None
     events = engine.advance(now)
     change = do_save(game, engine, events, now)
@@ -703,7 +704,7 @@ def notify_change(change: TableChange) -> None:
     except Exception:  # clients resync by version; a failed push must not undo a move
         log.exception("push failed for game %s v%s", change.game_id, change.version)
     if change.status == Game.Status.RUNNING:
-        schedule_expiry(change.game_id, change.version, change.deadline)
+        schedule_expiry_soon(change.game_id, change.version, change.deadline)
 
 
 def notify_room_changed(room_id: int) -> None:
@@ -729,6 +730,22 @@ def _send(pushes: list[tuple[str, dict[str, Any]]]) -> None:
 def timeout_tasks_enabled() -> bool:
     """ETA tasks need a broker and a worker; the in-process scheduler replaces both."""
     return bool(settings.CELERY_BROKER_URL) and not settings.DOBON_INPROCESS_SCHEDULER
+
+
+# Publishing a Celery message costs ~5 ms of Python here; the thread that just
+# committed a move (in daphne, the one thread every socket's database work shares)
+# hands it to this publisher instead of waiting for it.
+_publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dobon-eta")
+
+
+def schedule_expiry_soon(game_id: int, version: int, deadline: float | None) -> None:
+    if deadline is not None and timeout_tasks_enabled():
+        _publisher.submit(schedule_expiry, game_id, version, deadline)
+
+
+def wait_for_scheduling() -> None:
+    """Block until every queued ETA task has been handed to the broker (tests, exits)."""
+    _publisher.submit(lambda: None).result()
 
 
 def schedule_expiry(game_id: int, version: int, deadline: float | None) -> None:

@@ -97,6 +97,7 @@ def test_an_expiry_schedules_the_next_eta_task_after_commit(
     assert queued == []
     for callback in callbacks:
         callback()
+    play.wait_for_scheduling()
     assert queued == [((game.pk, 1), play.to_datetime(NOW + 20))]
 
 
@@ -113,7 +114,7 @@ def test_an_early_eta_task_reschedules_itself_for_the_deadline(
     game, monkeypatch, django_capture_on_commit_callbacks
 ):
     again: list[tuple[int, int, float | None]] = []
-    monkeypatch.setattr(play, "schedule_expiry", lambda *args: again.append(args))
+    monkeypatch.setattr(play, "schedule_expiry_soon", lambda *args: again.append(args))
     with django_capture_on_commit_callbacks(execute=True):
         assert play.expire_game(game.pk, 0, now=NOW + 9.998) is None
     assert again == [(game.pk, 0, pytest.approx(NOW + 10))]
