@@ -42,13 +42,14 @@ from .cards import (
     mask_of,
     parse_cards,
 )
+from .actions import COLOR_CHOICES, SIMPLE, SINGLE_PLAYS, FrozenAction, plain, play_action
 from .errors import IllegalAction
 from .result import Result, settle_agari, settle_deck_out, settle_dobon
 
 Event = dict[str, Any]
 Action = dict[str, Any]
-# A play legal_actions found: its card ids and whether it is a cut-in.
-Move = tuple[list[int], bool]
+# A play legal_actions found: its card ids, whether it is a cut-in, and its action.
+Move = tuple[list[int], bool, FrozenAction]
 
 
 class Phase(StrEnum):
@@ -444,34 +445,41 @@ class Game:
         >>> [e["type"] for e in g.apply(0, {"type": "draw"}, 0.0)]
         ['draw', 'drawn', 'turn']
         """
-        if seat == self._mv_seat and type(action) is dict:
+        if seat == self._mv_seat:
             # legal_actions listed this seat's actions for this very state: an exact match
             # with one of them needs no checks. Anything else goes the checked way below.
-            kind = action.get("type")
-            if kind == "play":
-                cards = action.get("cards")
-                if type(cards) is list:
-                    if len(cards) == 1 and type(cards[0]) is str:
-                        card = ID_OF.get(cards[0], -1)
-                        if card >= 0 and self._mv_singles >> card & 1:
-                            self._mv_seat = -1
-                            return self._play(seat, _ONE[card], now, False, [cards[0]])
-                    try:
-                        move = self._mv_plays.get(tuple(cards))
-                    except TypeError:  # unhashable junk inside the list
-                        move = None
-                    if move is not None:
-                        self._mv_seat = -1
-                        return self._play(seat, move[0], now, move[1], list(cards))
-            elif kind in self._mv_other:
-                if kind != "color":
-                    self._mv_seat = -1
-                    return _LISTED[kind](self, seat, now)
-                color = action.get("color")
-                if type(color) is str and color in COLOR_INDEX:
-                    self._mv_seat = -1
-                    return self._set_color(seat, COLOR_INDEX[color], now)
+            kind = type(action)
+            if kind is FrozenAction:
+                events = self._apply_listed(seat, action.key, now)  # type: ignore[attr-defined]
+            elif kind is dict:
+                events = self._apply_listed(seat, _key_of(action), now)
+            else:
+                events = None
+            if events is not None:
+                return events
         return self._apply_checked(seat, action, now)
+
+    def _apply_listed(self, seat: int, key: int | tuple[str, ...] | str | None,
+                      now: float) -> list[Event] | None:
+        """Do the listed action with this key (see FrozenAction.key), or return None."""
+        if type(key) is int:
+            if self._mv_singles >> key & 1:
+                self._mv_seat = -1
+                return self._play(seat, _ONE[key], now, False, [CODE[key]])
+            key = (CODE[key],)  # a one-card play that is not a "single" (a cut-in, say)
+        if type(key) is tuple:
+            move = self._mv_plays.get(key)
+            if move is not None:
+                self._mv_seat = -1
+                return self._play(seat, move[0], now, move[1], list(key))
+        elif type(key) is str:
+            if key in self._mv_other:
+                self._mv_seat = -1
+                return _LISTED[key](self, seat, now)
+            if key in COLOR_INDEX and "color" in self._mv_other:
+                self._mv_seat = -1
+                return self._set_color(seat, COLOR_INDEX[key], now)
+        return None
 
     def _apply_checked(self, seat: int, action: Action, now: float) -> list[Event]:
         if not isinstance(action, dict):
@@ -540,14 +548,14 @@ class Game:
         while singles:  # lowest id first: the same order however the hand was built
             low = singles & -singles
             singles ^= low
-            actions.append({"type": "play", "cards": [CODE[low.bit_length() - 1]]})
-        for codes in self._mv_plays:
-            actions.append({"type": "play", "cards": [*codes]})
+            actions.append(SINGLE_PLAYS[low.bit_length() - 1])
+        for move in self._mv_plays.values():
+            actions.append(move[2])
         for kind in self._mv_other:
             if kind == "color":
-                actions += [{"type": "color", "color": c} for c in COLORS]
+                actions += COLOR_CHOICES
             else:
-                actions.append({"type": kind})
+                actions.append(SIMPLE[kind])
         return actions
 
     def _find_moves(self, seat: int) -> None:
@@ -606,7 +614,7 @@ class Game:
             if count == hand_size and not IS_NUMBER[card]:
                 count -= 1
             for codes, ids in groups(card, count):
-                plays[codes] = (ids, False)
+                plays[codes] = (ids, False, play_action(codes))
         self._mv_plays = plays
 
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
@@ -622,7 +630,7 @@ class Game:
         if count == hand_size and not IS_NUMBER[top]:
             count -= 1
         for codes, ids in groups(top, count):
-            plays[codes] = (ids, True)
+            plays[codes] = (ids, True, play_action(codes))
         return plays
 
     def _playable(self, card: int) -> bool:
@@ -1116,7 +1124,7 @@ class Game:
         view["hand"] = self.hand(seat)
         view["deadline"] = self._deadline_for(seat)
         view["chances"] = list(_CHANCE_KINDS[self._chances[seat]])
-        view["legal_actions"] = self.legal_actions(seat)
+        view["legal_actions"] = [plain(a) for a in self.legal_actions(seat)]
         return view
 
     def _revealed(self) -> list[list[str] | None]:
@@ -1248,6 +1256,22 @@ def _check_table(players: int, first_player: int, rate: int, timeout: float) -> 
         raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
 
 
+def _key_of(action: Action) -> int | tuple[str, ...] | str | None:
+    """The FrozenAction.key an ordinary action dict would have, or None if it has none."""
+    kind = action.get("type")
+    if kind == "play":
+        cards = action.get("cards")
+        if type(cards) is not list or not all(type(c) is str for c in cards):
+            return None
+        if len(cards) == 1:
+            return ID_OF.get(cards[0])
+        return tuple(cards)
+    if kind == "color":
+        color = action.get("color")
+        return color if type(color) is str and color in COLOR_INDEX else None
+    return kind if type(kind) is str and kind in SIMPLE else None
+
+
 def _class_totals(hands: list[list[int]]) -> list[int]:
     totals = [0] * N_CLASSES
     for hand in hands:
@@ -1305,7 +1329,8 @@ def _force_plays(counts: tuple[int, ...], hand_size: int,
                 ids = list(cards)
                 ids.remove(last)
                 ids.append(last)
-                plays[tuple(CODE[i] for i in ids)] = (ids, cut_in)
+                codes = tuple(CODE[i] for i in ids)
+                plays[codes] = (ids, cut_in, play_action(codes))
     return plays
 
 
