@@ -120,7 +120,6 @@ class Game:
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
         "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other", "_class_total", "_masks", "_multi",
-        "_many",
     )
 
     _n: int
@@ -128,7 +127,6 @@ class Game:
     _held: list[dict[int, int]]    # per seat, card id -> copies held (no zero entries)
     _masks: list[int]              # per seat, bit i set when it holds card id i
     _multi: list[int]              # per seat, bit i set when it holds card id i twice or more
-    _many: list[int]               # per seat, bit i set when it holds card id i 3 times or more
     _class_total: list[int]        # per identity class, copies held by all seats together
     _points: list[int]             # per seat, the points of its hand (R2.3)
     _deck: list[int]               # the draw pile, next card LAST (pop is cheap)
@@ -218,7 +216,6 @@ class Game:
         g._held = [_held_of(h) for h in hands]
         g._masks = [mask_of(h) for h in hands]
         g._multi = [_count_mask(h, 2) for h in g._held]
-        g._many = [_count_mask(h, 3) for h in g._held]
         g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in hands]
         g._deck = list(reversed(deck))
@@ -549,8 +546,9 @@ class Game:
             low = singles & -singles
             singles ^= low
             actions.append(SINGLE_PLAYS[low.bit_length() - 1])
-        for move in self._mv_plays.values():
-            actions.append(move[2])
+        if self._mv_plays:
+            for move in self._mv_plays.values():
+                actions.append(move[2])
         for kind in self._mv_other:
             if kind == "color":
                 actions += COLOR_CHOICES
@@ -765,8 +763,6 @@ class Game:
                 held[card] = left
                 if left == 1:
                     self._multi[seat] ^= 1 << card
-                elif left == 2:
-                    self._many[seat] ^= 1 << card
             else:
                 del held[card]
                 self._masks[seat] ^= 1 << card
@@ -908,8 +904,6 @@ class Game:
             self._masks[seat] |= 1 << card
         elif count == 2:
             self._multi[seat] |= 1 << card
-        elif count == 3:
-            self._many[seat] |= 1 << card
 
     def _draw_or_take(self, seat: int, now: float) -> list[Event]:
         if self._stack:
@@ -938,8 +932,6 @@ class Game:
             self._masks[seat] |= 1 << card
         elif count == 2:
             self._multi[seat] |= 1 << card
-        elif count == 3:
-            self._many[seat] |= 1 << card
         self._class_total[CLASS_OF[card]] += 1
         self._points[seat] += POINTS[card]
         events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": 1},
@@ -1158,7 +1150,6 @@ class Game:
         g._held = [h.copy() for h in self._held]
         g._masks = list(self._masks)
         g._multi = list(self._multi)
-        g._many = list(self._many)
         g._class_total = list(self._class_total)
         g._points = list(self._points)
         g._deck, g._discards = list(self._deck), list(self._discards)
@@ -1213,7 +1204,6 @@ class Game:
         g._held = [_held_of(h) for h in g._hands]
         g._masks = [mask_of(h) for h in g._hands]
         g._multi = [_count_mask(h, 2) for h in g._held]
-        g._many = [_count_mask(h, 3) for h in g._held]
         g._class_total = _class_totals(g._hands)
         g._points = [sum(POINTS[i] for i in h) for h in g._hands]
         g._deck = list(reversed(parse_cards(d["deck"])))
