@@ -442,7 +442,7 @@ class Game:
         >>> [e["type"] for e in g.apply(0, {"type": "draw"}, 0.0)]
         ['draw', 'drawn', 'turn']
         """
-        if seat == self._mv_seat:
+        if seat == self._mv_seat and type(seat) is int:
             # legal_actions listed this seat's actions for this very state: an exact match
             # with one of them needs no checks. Anything else goes the checked way below.
             kind = type(action)
@@ -470,7 +470,7 @@ class Game:
                 self._mv_seat = -1
                 return self._play(seat, move[0], now, move[1], list(key))
         elif type(key) is str:
-            if key in self._mv_other:
+            if key in self._mv_other and key in _LISTED:
                 self._mv_seat = -1
                 return _LISTED[key](self, seat, now)
             if key in COLOR_INDEX and "color" in self._mv_other:
@@ -925,13 +925,7 @@ class Game:
             return [event] + self._deck_out(seat)
         card = deck.pop()
         self._hands[seat].append(card)
-        held = self._held[seat]
-        count = held.get(card, 0) + 1
-        held[card] = count
-        if count == 1:
-            self._masks[seat] |= 1 << card
-        elif count == 2:
-            self._multi[seat] |= 1 << card
+        self._add_to_held(seat, card)
         self._class_total[CLASS_OF[card]] += 1
         self._points[seat] += POINTS[card]
         events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": 1},

@@ -216,3 +216,18 @@ def test_r9_2_seat_on_turn_may_decline_its_dobon_and_keep_its_turn() -> None:
 def test_from_setup_refuses_an_empty_hand() -> None:
     with pytest.raises(ValueError):
         setup([["R5"], []])
+
+
+def test_api_legal_actions_are_read_only_values_and_plain_dicts_work_too() -> None:
+    g = setup([["R5", "R5", "B1"], ["G7", "G8"]])
+    listed = g.legal_actions(A)
+    assert listed[0] == {"type": "play", "cards": ["R5"]}
+    with pytest.raises(TypeError):
+        listed[0]["type"] = "draw"
+    with pytest.raises(TypeError):
+        listed[0]["cards"].append("R5")
+    mutable = dict(listed[1])
+    mutable["note"] = "mine"  # a copy is an ordinary dict
+    assert all(type(a) is dict for a in g.view(A)["legal_actions"])
+    g.apply(A, {"type": "play", "cards": ["R5", "R5"]}, 0.0)
+    assert g.hand(A) == ["B1"] and g.turn == B
