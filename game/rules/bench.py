@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .game import Game
 
@@ -72,7 +73,8 @@ class Runner:
         """Play for ``seconds`` (whole games), or exactly ``games`` games."""
         start = time.perf_counter()
         played = 0
-        while (played < games) if games is not None else (time.perf_counter() - start < (seconds or 0)):
+        while (played < games if games is not None
+               else time.perf_counter() - start < (seconds or 0.0)):
             self.actions += self.play(self.rng)
             played += 1
         self.games += played

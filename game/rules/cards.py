@@ -84,8 +84,9 @@ N_CLASSES = 55
 class Card:
     """One card face. Copies of a card are equal (same id).
 
-    >>> Card.parse("Y7")
-    Card(code='Y7', id=46, kind=<Kind.NUMBER: 'number'>, color=<Color.YELLOW: 'Y'>, rank=7, points=7)
+    >>> card = Card.parse("Y7")
+    >>> card.id, card.kind, card.color, card.points
+    (46, <Kind.NUMBER: 'number'>, <Color.YELLOW: 'Y'>, 7)
     """
 
     code: str
@@ -141,8 +142,12 @@ ID_OF: dict[str, int] = {card.code: card.id for card in CARDS}
 CODE: tuple[str, ...] = tuple(card.code for card in CARDS)
 POINTS: tuple[int, ...] = tuple(card.points for card in CARDS)
 RANK: tuple[int, ...] = tuple(card.rank for card in CARDS)
-COLOR_OF: tuple[int, ...] = tuple(-1 if card.color is None else COLOR_INDEX[card.color] for card in CARDS)
-CLASS_OF: tuple[int, ...] = tuple(FORCE_CLASS if card.kind is Kind.FORCE else card.id for card in CARDS)
+COLOR_OF: tuple[int, ...] = tuple(
+    -1 if card.color is None else COLOR_INDEX[card.color] for card in CARDS
+)
+CLASS_OF: tuple[int, ...] = tuple(
+    FORCE_CLASS if card.kind is Kind.FORCE else card.id for card in CARDS
+)
 IS_NUMBER: tuple[bool, ...] = tuple(card.kind is Kind.NUMBER for card in CARDS)
 
 

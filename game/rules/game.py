@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, Callable, NoReturn
+from typing import Any, NoReturn
 
+from .actions import COLOR_CHOICES, SIMPLE, SINGLE_PLAYS, FrozenAction, plain, play_action
 from .cards import (
     CLASS_IDS,
     CLASS_OF,
@@ -42,7 +44,6 @@ from .cards import (
     mask_of,
     parse_cards,
 )
-from .actions import COLOR_CHOICES, SIMPLE, SINGLE_PLAYS, FrozenAction, plain, play_action
 from .errors import IllegalAction
 from .result import Result, settle_agari, settle_deck_out, settle_dobon
 
@@ -330,7 +331,8 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """``"turn"``, ``"color"``, ``"agari_wait"``, ``"dobon_wait"``, ``"return_wait"`` or ``"finished"``.
+        """One of ``"turn"``, ``"color"``, ``"agari_wait"``, ``"dobon_wait"``,
+        ``"return_wait"``, ``"finished"``.
 
         A :class:`Phase`, which is a ``str`` and compares equal to those strings.
         """
@@ -343,7 +345,10 @@ class Game:
 
     @property
     def last_play(self) -> dict[str, Any]:
-        """The play chances are judged on: ``seat`` (``None`` for the first card), ``cards``, ``points``."""
+        """The play chances are judged on.
+
+        ``seat`` (``None`` for the first card), ``cards`` and ``points``.
+        """
         cards = self._discards[-self._lp_count:]
         seat = self._lp_seat if self._lp_seat >= 0 else None
         return {"seat": seat, "cards": [CODE[i] for i in cards], "points": self._lp_points}
@@ -533,8 +538,9 @@ class Game:
 
         >>> g = Game.from_setup(hands=[["R5", "R5", "B1"], ["R3"]], first_card="R7",
         ...                     deck=["G1"], first_player=0)
-        >>> g.legal_actions(0)
-        [{'type': 'play', 'cards': ['R5']}, {'type': 'play', 'cards': ['R5', 'R5']}, {'type': 'draw'}]
+        >>> g.legal_actions(0)  # doctest: +NORMALIZE_WHITESPACE
+        [{'type': 'play', 'cards': ['R5']}, {'type': 'play', 'cards': ['R5', 'R5']},
+         {'type': 'draw'}]
         """
         if seat != self._mv_seat:
             if type(seat) is not int or not 0 <= seat < self._n:
@@ -1307,7 +1313,7 @@ def _force_plays(counts: tuple[int, ...], hand_size: int,
         size = sum(take)
         if size == 0 or size == hand_size:
             continue
-        cards = [f for f, t in zip(FORCE_IDS, take) for _ in range(t)]
+        cards = [f for f, t in zip(FORCE_IDS, take, strict=True) for _ in range(t)]
         for last in FORCE_IDS:
             if last in cards:
                 ids = list(cards)

@@ -171,7 +171,7 @@ def candidate_actions(g: Game, seat: int, rng: random.Random) -> list[dict[str, 
         plays += [[code] * k for k in range(1, count + 1)]
     forces = Counter(c for c in hand if c.endswith("F"))
     for take in itertools.product(*(range(n + 1) for n in forces.values())):
-        cards = [c for c, t in zip(forces, take) for _ in range(t)]
+        cards = [c for c, t in zip(forces, take, strict=True) for _ in range(t)]
         for last in set(cards):
             rest = list(cards)
             rest.remove(last)

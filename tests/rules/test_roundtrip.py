@@ -28,10 +28,11 @@ def play_on_together(games: list[Game], seed: int, now: float, steps: int) -> No
     for _ in range(steps):
         if games[0].phase == "finished":
             return
-        results = [random_step(g, r, t, jump=0.25) for g, r, t in zip(games, rngs, times)]
+        results = [random_step(g, r, t, jump=0.25)
+                   for g, r, t in zip(games, rngs, times, strict=True)]
         times = [t for t, _ in results]
         first_events = results[0][1]
-        for g, (_, events) in zip(games[1:], results[1:]):
+        for g, (_, events) in zip(games[1:], results[1:], strict=True):
             assert events == first_events
             assert g.to_dict() == games[0].to_dict()
             for seat in [None, *range(g.players)]:
