@@ -214,11 +214,7 @@ class Game:
         n = len(hands)
         g._n = n
         g._hands = [list(h) for h in hands]
-        g._held = [_held_of(h) for h in hands]
-        g._masks = [mask_of(h) for h in hands]
-        g._multi = [_count_mask(h, 2) for h in g._held]
-        g._class_total = _class_totals(g._hands)
-        g._points = [sum(POINTS[i] for i in h) for h in hands]
+        g._index_hands()
         g._deck = list(reversed(deck))
         g._discards = [first]
         g._color, g._dir, g._stack = -1, 1, 0
@@ -897,12 +893,11 @@ class Game:
         got = [deck.pop() for _ in range(min(count, len(deck)))]
         self._hands[seat] += got
         for card in got:
-            self._add_to_held(seat, card)
-            self._class_total[CLASS_OF[card]] += 1
-            self._points[seat] += POINTS[card]
+            self._count_in(seat, card)
         return got
 
-    def _add_to_held(self, seat: int, card: int) -> None:
+    def _count_in(self, seat: int, card: int) -> None:
+        """Keep the derived counts in step with a card that joined ``seat``'s hand."""
         held = self._held[seat]
         count = held.get(card, 0) + 1
         held[card] = count
@@ -910,6 +905,18 @@ class Game:
             self._masks[seat] |= 1 << card
         elif count == 2:
             self._multi[seat] |= 1 << card
+        self._class_total[CLASS_OF[card]] += 1
+        self._points[seat] += POINTS[card]
+
+    def _index_hands(self) -> None:
+        """Derive every count, mask and point total from the hands (a new or loaded game)."""
+        n = self._n
+        self._held = [{} for _ in range(n)]
+        self._masks, self._multi, self._points = [0] * n, [0] * n, [0] * n
+        self._class_total = [0] * N_CLASSES
+        for seat, hand in enumerate(self._hands):
+            for card in hand:
+                self._count_in(seat, card)
 
     def _draw_or_take(self, seat: int, now: float) -> list[Event]:
         if self._stack:
@@ -931,9 +938,7 @@ class Game:
             return [event] + self._deck_out(seat)
         card = deck.pop()
         self._hands[seat].append(card)
-        self._add_to_held(seat, card)
-        self._class_total[CLASS_OF[card]] += 1
-        self._points[seat] += POINTS[card]
+        self._count_in(seat, card)
         events: list[Event] = [{"type": "draw", "to": None, "seat": seat, "count": 1},
                                {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]}]
         if not deck:
@@ -1201,11 +1206,7 @@ class Game:
         g = cls.__new__(cls)
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = len(g._hands)
-        g._held = [_held_of(h) for h in g._hands]
-        g._masks = [mask_of(h) for h in g._hands]
-        g._multi = [_count_mask(h, 2) for h in g._held]
-        g._class_total = _class_totals(g._hands)
-        g._points = [sum(POINTS[i] for i in h) for h in g._hands]
+        g._index_hands()
         g._deck = list(reversed(parse_cards(d["deck"])))
         g._discards = parse_cards(d["discards"])
         g._color = COLOR_INDEX[d["color"]] if d["color"] is not None else -1
@@ -1262,29 +1263,10 @@ def _key_of(action: Action) -> int | tuple[str, ...] | str | None:
     return kind if type(kind) is str and kind in SIMPLE else None
 
 
-def _class_totals(hands: list[list[int]]) -> list[int]:
-    totals = [0] * N_CLASSES
-    for hand in hands:
-        for card in hand:
-            totals[CLASS_OF[card]] += 1
-    return totals
-
-
 def _class_count(held: dict[int, int], cls: int) -> int:
     if cls == FORCE_CLASS:
         return sum(held.get(f, 0) for f in FORCE_IDS)
     return held.get(cls, 0)
-
-
-def _count_mask(held: dict[int, int], at_least: int) -> int:
-    return mask_of(card for card, count in held.items() if count >= at_least)
-
-
-def _held_of(hand: list[int]) -> dict[int, int]:
-    held: dict[int, int] = {}
-    for card in hand:
-        held[card] = held.get(card, 0) + 1
-    return held
 
 
 def _add_force_plays(held: dict[int, int], hand_size: int,
