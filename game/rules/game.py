@@ -448,7 +448,11 @@ class Game:
             # with one of them needs no checks. Anything else goes the checked way below.
             kind = type(action)
             if kind is FrozenAction:
-                events = self._apply_listed(seat, action.key, now)  # type: ignore[attr-defined]
+                key = action.key  # type: ignore[attr-defined]
+                if type(key) is int and self._mv_singles >> key & 1:  # the commonest step
+                    self._mv_seat = -1
+                    return self._play(seat, _ONE[key], now, False, [CODE[key]])
+                events = self._apply_listed(seat, key, now)
             elif kind is dict:
                 events = self._apply_listed(seat, _key_of(action), now)
             else:
@@ -563,10 +567,11 @@ class Game:
         bits = self._chances[seat]
         if seat == self._turn:  # only set in phase "turn"
             self._find_turn_plays(seat)
+            draw_or_pass = _DRAW if self._stack or not self._drawn else _PASS
             if not bits:  # the common case
-                self._mv_other = _DRAW if self._stack or not self._drawn else _PASS
+                self._mv_other = draw_or_pass
                 return
-            other = ["draw" if self._stack or not self._drawn else "pass"]
+            other = list(draw_or_pass)
         else:
             self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, _NO_PLAYS
             other = []
