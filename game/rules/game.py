@@ -91,7 +91,8 @@ _NUMBER_MASK = mask_of(i for i in range(len(CODE)) if IS_NUMBER[i])
 _ONE = tuple([i] for i in range(len(CODE)))  # one-card plays as id lists (never mutated)
 # Shared and never mutated: what _find_moves keeps for the common cases.
 _NO_PLAYS: dict[tuple[str, ...], Move] = {}
-_DRAW, _PASS = ["draw"], ["pass"]
+_DRAW, _PASS = (SIMPLE["draw"],), (SIMPLE["pass"],)
+_DRAW_KEYS, _PASS_KEYS = ("draw",), ("pass",)
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -120,7 +121,8 @@ class Game:
         "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
-        "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other", "_class_total", "_masks", "_multi",
+        "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other", "_mv_keys",
+        "_class_total", "_masks", "_multi",
     )
 
     _n: int
@@ -158,7 +160,8 @@ class Game:
     _mv_seat: int
     _mv_singles: int               # mask of the cards playable alone on turn (held once)
     _mv_plays: dict[tuple[str, ...], Move]  # every other play, by its codes
-    _mv_other: list[str]           # "draw", "pass", "color", "dobon", "return", "decline"
+    _mv_other: tuple[FrozenAction, ...]  # the actions without cards
+    _mv_keys: tuple[str, ...]      # and their keys: "draw", "pass", a colour, "dobon", ...
 
     # ------------------------------------------------------------------ creation
 
@@ -224,7 +227,8 @@ class Game:
         g._chances, g._chance_dl = [0] * n, None
         g._target, g._declarers, g._result = -1, [], None
         g._rng, g._rng_shared = rng, False
-        g._mv_seat, g._mv_singles, g._mv_plays, g._mv_other = -1, 0, {}, []
+        g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
+        g._mv_other, g._mv_keys = (), ()
         g._turn_up_first_card(first, first_player, now)
         return g
 
@@ -474,13 +478,11 @@ class Game:
             if move is not None:
                 self._mv_seat = -1
                 return self._play(seat, move[0], now, move[1], list(key))
-        elif type(key) is str:
-            if key in self._mv_other and key in _LISTED:
-                self._mv_seat = -1
-                return _LISTED[key](self, seat, now)
-            if key in COLOR_INDEX and "color" in self._mv_other:
-                self._mv_seat = -1
+        elif type(key) is str and key in self._mv_keys:
+            self._mv_seat = -1
+            if key in COLOR_INDEX:
                 return self._set_color(seat, COLOR_INDEX[key], now)
+            return _LISTED[key](self, seat, now)
         return None
 
     def _apply_checked(self, seat: int, action: Action, now: float) -> list[Event]:
@@ -555,11 +557,7 @@ class Game:
         if self._mv_plays:
             for move in self._mv_plays.values():
                 actions.append(move[2])
-        for kind in self._mv_other:
-            if kind == "color":
-                actions += COLOR_CHOICES
-            else:
-                actions.append(SIMPLE[kind])
+        actions += self._mv_other
         return actions
 
     def _find_moves(self, seat: int) -> None:
@@ -570,22 +568,24 @@ class Game:
             draw_or_pass = _DRAW if self._stack or not self._drawn else _PASS
             if not bits:  # the common case
                 self._mv_other = draw_or_pass
+                self._mv_keys = _DRAW_KEYS if draw_or_pass is _DRAW else _PASS_KEYS
                 return
             other = list(draw_or_pass)
         else:
             self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, _NO_PLAYS
             other = []
             if self._phase is _COLOR and seat == self._chooser:
-                other.append("color")
+                other += COLOR_CHOICES
             elif bits & CUT_IN:
                 self._mv_plays = self._cut_in_plays(seat)
         if bits & DOBON:
-            other.append("dobon")
+            other.append(SIMPLE["dobon"])
         if bits & RETURN:
-            other.append("return")
+            other.append(SIMPLE["return"])
         if bits:
-            other.append("decline")
-        self._mv_other = other
+            other.append(SIMPLE["decline"])
+        self._mv_other = tuple(other)
+        self._mv_keys = tuple(a.key for a in other if isinstance(a.key, str))
 
     def _find_turn_plays(self, seat: int) -> None:
         """R4.1 / R5.1 plays of every count, minus what R8.1 forbids.
@@ -1172,7 +1172,8 @@ class Game:
         # Share the generator until one side needs it (see _own_rng): copies stay cheap.
         g._rng = self._rng
         g._rng_shared = self._rng_shared = True
-        g._mv_seat, g._mv_singles, g._mv_plays, g._mv_other = -1, 0, {}, []
+        g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
+        g._mv_other, g._mv_keys = (), ()
         return g
 
     def _own_rng(self) -> random.Random:
@@ -1229,7 +1230,8 @@ class Game:
         g._rng = random.Random(0)
         g._rng.setstate((version, tuple(internal), gauss))
         g._rng_shared = False
-        g._mv_seat, g._mv_singles, g._mv_plays, g._mv_other = -1, 0, {}, []
+        g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
+        g._mv_other, g._mv_keys = (), ()
         return g
 
     def __repr__(self) -> str:
