@@ -224,7 +224,9 @@ _GROUPS: list[list[tuple[tuple[str, ...], list[int]]]] = [[] for _ in range(N_ID
 def groups(card: int, count: int) -> list[tuple[tuple[str, ...], list[int]]]:
     """``(codes, ids)`` for plays of 1..count copies of one card (memoised; never mutate)."""
     known = _GROUPS[card]
-    while len(known) < count:
-        k = len(known) + 1
-        known.append(((CODE[card],) * k, [card] * k))
+    if len(known) < count:
+        # Build a new list and swap it in whole, so that concurrent readers never see a
+        # half-grown one.
+        known = [((CODE[card],) * k, [card] * k) for k in range(1, count + 1)]
+        _GROUPS[card] = known
     return known[:count] if len(known) > count else known
