@@ -151,7 +151,13 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BEAT_SCHEDULE = {
-    "expire-due-games": {"task": "game.tasks.expire_due_games_task", "schedule": 1.0},
+    # A sweep nobody picked up within its second is superseded by the next one: expire it
+    # rather than let sweeps queue up in front of the precise ETA tasks.
+    "expire-due-games": {
+        "task": "game.tasks.expire_due_games_task",
+        "schedule": 1.0,
+        "options": {"expires": 1.0},
+    },
 }
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 

@@ -69,6 +69,18 @@ def django_setup() -> None:
     call_command("migrate", verbosity=0)
 
 
+def retire_old_games() -> int:
+    """Stop the games earlier runs left running in the bench database: their overdue
+    clocks would otherwise keep the timeout workers busy through this run."""
+    from django.utils import timezone
+
+    from game.models import Game
+
+    return Game.objects.filter(status=Game.Status.RUNNING).update(
+        status=Game.Status.ABORTED, next_deadline=None, finished_at=timezone.now()
+    )
+
+
 def make_tables(rooms: int, timeout: int) -> list[tuple[Any, list[tuple[Any, str]]]]:
     """Fresh users (unusable passwords: hashing 400 passwords would take minutes) and
     rooms, each user with a logged-in session cookie."""
@@ -338,6 +350,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from game.models import Game
     from game.services import play
 
+    await sync_to_async(retire_old_games)()
     tables = await sync_to_async(make_tables)(args.rooms, 5 if args.idle else 10)
     ports = args.ports
     players: list[Player] = []
@@ -359,6 +372,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     connect_seconds = round(60 - (end - time.monotonic()), 1)
     for room, seated in tables:
         await sync_to_async(play.start_game)(room, seated[0][0])
+        if args.idle:  # rooms start at different moments, as they would in real life
+            await asyncio.sleep(5.0 / len(tables))
     began = time.time()
     restarter = asyncio.create_task(restart_finished_games(tables, stop))
     await asyncio.sleep(args.seconds)
@@ -372,6 +387,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     ))
     stale = sum(1 for p in players if p.arrivals and p.arrivals[-1][0] in final
                 and p.arrivals[-1][1] != final[p.arrivals[-1][0]])
+    await sync_to_async(retire_old_games)()
     for t in tasks:
         t.cancel()
     closing = [p.ws.close() for p in players if p.ws is not None]

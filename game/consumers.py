@@ -10,6 +10,7 @@ Close codes: 4401 not signed in, 4403 private room and not a member, 4404 no roo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -28,6 +29,9 @@ from game.services import play
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+# How long a push that skipped a version waits for the missing one (see deliver).
+REORDER_WAIT = 0.2
 
 CLOSE_CODES = {"anonymous": 4401, "forbidden": 4403, "no_room": 4404}
 
@@ -61,6 +65,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
         self.user_id: int | None = None
         self.watching = False
+        self.held: dict[int, dict[str, Any]] = {}  # pushes waiting for an earlier version
+        self.releaser: asyncio.Task[None] | None = None
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
         try:
@@ -77,6 +83,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_table()
 
     async def disconnect(self, code: int) -> None:
+        if self.releaser is not None:
+            self.releaser.cancel()
         if self.user_id is not None:
             await self.channel_layer.group_discard(play.room_group(self.room_id), self.channel_name)
             await self.channel_layer.group_discard(play.user_group(self.user_id), self.channel_name)
@@ -150,11 +158,35 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.watch_unless_playing(state)
 
     async def deliver(self, push: dict[str, Any]) -> None:
-        """Send a pushed change unless this socket already has it (or something newer)."""
+        """Send a pushed change in version order, unless this socket already has it.
+
+        Consecutive versions may be committed by different processes (two daphnes, a
+        Celery worker), so version n+1 can overtake version n on its way here. A push
+        that skips a version waits up to REORDER_WAIT for the missing one; then it goes
+        out anyway (the client sees the gap and resyncs)."""
         key = (push["game"], push["version"])
         if self.seen is not None and key <= self.seen:
             return
-        self.seen = key
+        if self.seen is not None and key[0] == self.seen[0] and key[1] > self.seen[1] + 1:
+            self.held[key[1]] = push
+            if self.releaser is None:
+                self.releaser = asyncio.create_task(self.release_held_later())
+            return
+        await self.send_push(push)
+        while self.seen is not None and self.seen[1] + 1 in self.held:
+            await self.send_push(self.held.pop(self.seen[1] + 1))
+
+    async def release_held_later(self) -> None:
+        await asyncio.sleep(REORDER_WAIT)
+        self.releaser = None
+        held, self.held = self.held, {}
+        for version in sorted(held):
+            push = held[version]
+            if self.seen is None or (push["game"], version) > self.seen:
+                await self.send_push(push)
+
+    async def send_push(self, push: dict[str, Any]) -> None:
+        self.seen = (push["game"], push["version"])
         for event in push["events"]:
             await self.send_json(
                 {"type": "event", "game": push["game"], "version": push["version"], "event": event}

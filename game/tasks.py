@@ -15,7 +15,12 @@ def expire_game_task(game_id: int, version: int) -> bool:
     return play.expire_game(game_id, version) is not None
 
 
+# How late a deadline must be before the beat sweep takes it from its ETA task.
+SWEEP_GRACE = 0.5
+
+
 @shared_task(ignore_result=True)
 def expire_due_games_task() -> int:
-    """Beat, every second: every running game whose deadline has passed."""
-    return play.expire_due_games()
+    """Beat, every second: every running game whose deadline passed more than
+    SWEEP_GRACE ago (its ETA task was lost, e.g. with a worker that died)."""
+    return play.expire_due_games(grace=SWEEP_GRACE)

@@ -372,3 +372,31 @@ async def test_a_player_who_sits_out_the_next_game_watches_it(alice, bob, carol)
     await quiet(*sockets)
     for socket in sockets:
         await socket.disconnect()
+
+
+def fake_push(room_id: int, version: int, game: int = 10**6) -> dict[str, Any]:
+    """A private push as another process would send it (only the fields a socket reads)."""
+    view = {"hand": ["R1"], "deadline": None, "turn_deadline": None}
+    return {"type": "game.private", "room": room_id, "game": game, "number": 1,
+            "version": version, "status": "running", "seat": 0, "view": view,
+            "events": [{"type": "turn", "to": None, "seat": 0}], "players": [],
+            "room_info": None}
+
+
+async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice):
+    from channels.layers import get_channel_layer
+
+    socket = (await connect_all(table.pk, alice))[0]
+    layer = get_channel_layer()
+    group = play.user_group(alice.pk)
+    for version in (1, 3, 2):  # version 3 was committed by a faster process
+        await layer.group_send(group, fake_push(table.pk, version))
+    versions = [(await next_state(socket))[1]["version"] for _ in range(3)]
+    assert versions == [1, 2, 3]
+    await layer.group_send(group, fake_push(table.pk, 5))  # 4 never comes
+    assert await socket.receive_nothing(0.1)
+    _, state = await next_state(socket)
+    assert state["version"] == 5
+    await layer.group_send(group, fake_push(table.pk, 4))  # too late: dropped
+    await quiet(socket)
+    await socket.disconnect()

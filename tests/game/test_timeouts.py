@@ -153,3 +153,11 @@ async def test_scheduler_starts_once_per_loop(monkeypatch):
     await asyncio.sleep(0.3)
     task.cancel()
     assert len(ticks) >= 2
+
+
+def test_the_beat_sweep_leaves_fresh_deadlines_to_their_eta_task(game, monkeypatch):
+    monkeypatch.setattr(play, "_now", lambda now: NOW + 10.2 if now is None else now)
+    assert tasks.expire_due_games_task.run() == 0  # 0.2 s late: the ETA task's turn
+    monkeypatch.setattr(play, "_now", lambda now: NOW + 10.6 if now is None else now)
+    assert tasks.expire_due_games_task.run() == 1  # 0.6 s late: the ETA task was lost
+    assert Game.objects.get(pk=game.pk).version == 1
