@@ -1218,12 +1218,13 @@ class Game:
         g._color = COLOR_INDEX[d["color"]] if d["color"] is not None else -1
         g._dir, g._phase = int(d["direction"]), Phase(d["phase"])
         g._turn, g._chooser, g._next = int(d["turn"]), int(d["chooser"]), int(d["next"])
-        g._clock, g._drawn, g._stack = d["clock"], bool(d["has_drawn"]), int(d["pending_draw"])
+        g._clock, g._drawn = _float_or_none(d["clock"]), bool(d["has_drawn"])
+        g._stack = int(d["pending_draw"])
         g._rate, g._timeout = int(d["rate"]), float(d["timeout"])
         lp = d["last_play"]
         g._lp_seat, g._lp_count, g._lp_points = int(lp["seat"]), int(lp["count"]), int(lp["points"])
         g._chances = [sum(_KIND_BITS[k] for k in kinds) for kinds in d["chances"]]
-        g._chance_dl = d["chance_deadline"]
+        g._chance_dl = _float_or_none(d["chance_deadline"])
         g._target, g._declarers = int(d["target"]), [int(s) for s in d["declarers"]]
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
         version, internal, gauss = d["rng"]
@@ -1237,6 +1238,10 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game {self._n} seats phase={self._phase.value} top={self.top} "
                 f"color={self.color} turn={self.turn}>")
+
+
+def _float_or_none(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _timeout_event(seat: int, action: str) -> Event:
