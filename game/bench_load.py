@@ -152,6 +152,13 @@ class Processes:
         self.start("beat", [str(BIN / "celery"), "-A", "dobon_site", "beat", "-l", "warning",
                             "--schedule", str(self.logs / "beat-schedule")])
 
+    def stop_celery(self) -> None:
+        """Stop the clocks: no timeout changes a game after this."""
+        for p in [p for p in self.started if "celery" in " ".join(map(str, p.args))]:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+                p.wait(15)
+
     def stop(self) -> None:
         for p in self.started:
             if p.poll() is None:
@@ -380,7 +387,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     stop.set()
     elapsed = time.time() - began
     restarts = await restarter
-    await asyncio.sleep(3)  # let the last pushes arrive (timeouts too)
+    await asyncio.to_thread(args.stop_clocks)  # the final versions must stay final
+    await asyncio.sleep(3)  # let the last pushes arrive
     final = dict(await sync_to_async(list)(
         Game.objects.filter(room_id__in=[r.pk for r, _ in tables], status=Game.Status.RUNNING)
         .values_list("pk", "version")
@@ -438,6 +446,7 @@ def main() -> None:
     logs.mkdir(parents=True, exist_ok=True)
     procs = Processes(logs)
     try:
+        args.stop_clocks = procs.stop_celery
         if args.ports:
             args.ports = [int(p) for p in args.ports.split(",")]
         else:
