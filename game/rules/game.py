@@ -174,7 +174,7 @@ class Game:
         >>> g.next_deadline
         110.0
         """
-        _check_table(players, first_player, rate, timeout)
+        _check_table(players, first_player, rate, timeout, now)
         rng = random.Random(seed)
         deck = list(_FULL_DECK)
         rng.shuffle(deck)
@@ -199,7 +199,7 @@ class Game:
         """
         if not isinstance(hands, (list, tuple)):
             raise ValueError("hands must be a list of lists of card codes")
-        _check_table(len(hands), first_player, rate, timeout)
+        _check_table(len(hands), first_player, rate, timeout, now)
         ids = [parse_cards(h) for h in hands]
         if any(not h for h in ids):
             raise ValueError("every seat needs at least one card")
@@ -392,6 +392,7 @@ class Game:
         10
         """
         self._check_seat(seat)
+        now = _as_time(now)
         ids = _parse_action_cards(cards)
         cut_in = self._check_play(seat, ids)
         self._mv_seat = -1
@@ -400,6 +401,7 @@ class Game:
     def draw(self, seat: int, now: float) -> list[Event]:
         """The optional draw of one card (R4.2), or taking the open draw stack (R5.2)."""
         self._check_seat(seat)
+        now = _as_time(now)
         self._check_draw(seat)
         self._mv_seat = -1
         return self._draw_or_take(seat, now)
@@ -407,6 +409,7 @@ class Game:
     def pass_turn(self, seat: int, now: float) -> list[Event]:
         """Pass after the optional draw (R4.2)."""
         self._check_seat(seat)
+        now = _as_time(now)
         self._check_pass(seat)
         self._mv_seat = -1
         return self._pass(seat, now)
@@ -414,6 +417,7 @@ class Game:
     def choose_color(self, seat: int, color: str, now: float) -> list[Event]:
         """Choose the colour after a W or W+4 (R6), ``color`` in ``"R" "B" "G" "Y"``."""
         self._check_seat(seat)
+        now = _as_time(now)
         self._check_color(seat, color)
         self._mv_seat = -1
         return self._set_color(seat, COLOR_INDEX[color], now)
@@ -421,6 +425,7 @@ class Game:
     def dobon(self, seat: int, now: float) -> list[Event]:
         """Declare dobon on the last play (R9)."""
         self._check_seat(seat)
+        now = _as_time(now)
         self._check_dobon(seat)
         self._mv_seat = -1
         return self._declare(seat, now)
@@ -428,6 +433,7 @@ class Game:
     def dobon_return(self, seat: int, now: float) -> list[Event]:
         """Return a dobon (R10)."""
         self._check_seat(seat)
+        now = _as_time(now)
         self._check_return(seat)
         self._mv_seat = -1
         return self._return(seat, now)
@@ -435,6 +441,7 @@ class Game:
     def decline(self, seat: int, now: float) -> list[Event]:
         """Let all of this seat's open chances lapse (R7.6, R9.2, R10.2)."""
         self._check_seat(seat)
+        now = _as_time(now)
         self._check_decline(seat)
         self._mv_seat = -1
         return self._decline(seat, now)
@@ -447,6 +454,8 @@ class Game:
         >>> [e["type"] for e in g.apply(0, {"type": "draw"}, 0.0)]
         ['draw', 'drawn', 'turn']
         """
+        if type(now) is not float:
+            now = _as_time(now)
         if seat == self._mv_seat and type(seat) is int:
             # legal_actions listed this seat's actions for this very state: an exact match
             # with one of them needs no checks. Anything else goes the checked way below.
@@ -496,21 +505,10 @@ class Game:
             if not isinstance(color, str):
                 _fail("malformed_action", "a colour action needs a 'color'")
             return self.choose_color(seat, color, now)
-        if kind == "take":
-            return self._take_action(seat, now)
         method = _CHECKED.get(kind) if isinstance(kind, str) else None
         if method is None:
             _fail("malformed_action", f"unknown action type {kind!r}")
         return method(self, seat, now)
-
-    def _take_action(self, seat: int, now: float) -> list[Event]:
-        # "take" is accepted as an explicit alias of draw-while-facing-a-stack.
-        self._check_seat(seat)
-        self._check_draw(seat)
-        if not self._stack:
-            _fail("no_stack_to_take", "there is no draw stack to take")
-        self._mv_seat = -1
-        return self._take(seat, now)
 
     def advance(self, now: float) -> list[Event]:
         """Apply every timeout due by ``now`` (R14), each at its own deadline.
@@ -522,6 +520,7 @@ class Game:
         >>> g.next_deadline
         30.0
         """
+        now = _as_time(now)
         events: list[Event] = []
         while True:
             deadline, is_chance = self._due()
@@ -728,7 +727,7 @@ class Game:
         self._check_running()
         if self._phase is not _COLOR or seat != self._chooser:
             _fail("not_chooser", "you are not choosing a colour")
-        if color not in COLOR_INDEX:
+        if type(color) is not str or color not in COLOR_INDEX:
             _fail("invalid_color", f"{color!r} is not one of R, B, G, Y")
 
     def _check_dobon(self, seat: int) -> None:
@@ -1240,6 +1239,13 @@ class Game:
                 f"color={self.color} turn={self.turn}>")
 
 
+def _as_time(now: Any) -> float:
+    """``now`` as a float; anything but a real number is refused before any change."""
+    if isinstance(now, bool) or not isinstance(now, (int, float)) or now != now:
+        _fail("malformed_action", f"now must be a number of seconds, not {now!r}")
+    return float(now)
+
+
 def _float_or_none(value: Any) -> float | None:
     return None if value is None else float(value)
 
@@ -1248,7 +1254,8 @@ def _timeout_event(seat: int, action: str) -> Event:
     return {"type": "timeout", "to": None, "seat": seat, "action": action}
 
 
-def _check_table(players: int, first_player: int, rate: int, timeout: float) -> None:
+def _check_table(players: int, first_player: int, rate: int, timeout: float,
+                 now: float) -> None:
     if not isinstance(players, int) or not 2 <= players <= 8:
         raise ValueError(f"a table has 2 to 8 seats, not {players!r} (R1.1)")
     if not isinstance(first_player, int) or not 0 <= first_player < players:
@@ -1257,6 +1264,8 @@ def _check_table(players: int, first_player: int, rate: int, timeout: float) -> 
         raise ValueError(f"rate must be a positive integer, not {rate!r}")
     if not isinstance(timeout, (int, float)) or not 5 <= timeout <= 60:
         raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
+    if isinstance(now, bool) or not isinstance(now, (int, float)):
+        raise ValueError(f"now must be a number of seconds, not {now!r}")
 
 
 def _key_of(action: Action) -> int | tuple[str, ...] | str | None:

@@ -190,8 +190,6 @@ def check_action_sets(g: Game, seat: int, rng: random.Random, now: float) -> Non
     legal = g.legal_actions(seat)
     allowed = {canon(a) for a in legal}
     assert len(allowed) == len(legal), "legal_actions lists an action twice"
-    if ("draw",) in allowed and g.pending_draw:
-        allowed.add(("take",))  # "take" is the explicit alias of drawing a stack
     for action in legal:
         g.copy().apply(seat, action, now)
     before = g.to_dict()

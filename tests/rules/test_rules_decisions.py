@@ -180,14 +180,23 @@ def test_r8_3_dobon_on_going_out_waits_for_others_and_has_no_return() -> None:
     assert r.payments == [(A, B, 5 + 5 + 5 + 3)]
 
 
-def test_r5_2_take_is_accepted_as_an_alias_of_drawing_a_stack() -> None:
+def test_r5_2_a_stack_is_taken_with_draw_and_there_is_no_take_action() -> None:
     g = setup([["R+2", "B1"], ["G7", "G8"]])
-    with pytest.raises(IllegalAction) as err:
-        g.apply(A, {"type": "take"}, 0.0)
-    assert err.value.code == "no_stack_to_take"
     g.play(A, ["R+2"], 0.0)
-    events = g.apply(B, {"type": "take"}, 1.0)
+    assert {"type": "draw"} in g.legal_actions(B)
+    with pytest.raises(IllegalAction) as err:
+        g.apply(B, {"type": "take"}, 1.0)
+    assert err.value.code == "malformed_action"
+    events = g.apply(B, {"type": "draw"}, 1.0)
     assert types(events)[:2] == ["take", "drawn"] and len(g.hand(B)) == 4
+
+
+def test_api_a_colour_that_is_not_a_string_is_an_invalid_colour() -> None:
+    g = setup([["W", "R1"], ["B1", "B3"]])
+    g.play(A, ["W"], 1.0)
+    with pytest.raises(IllegalAction) as err:
+        g.choose_color(A, ["R"], 2.0)  # type: ignore[arg-type]
+    assert err.value.code == "invalid_color" and g.chooser == A
 
 
 def test_r14_draw_pass_timeout_that_empties_the_deck_does_not_pass() -> None:
@@ -231,3 +240,16 @@ def test_api_legal_actions_are_read_only_values_and_plain_dicts_work_too() -> No
     assert all(type(a) is dict for a in g.view(A)["legal_actions"])
     g.apply(A, {"type": "play", "cards": ["R5", "R5"]}, 0.0)
     assert g.hand(A) == ["B1"] and g.turn == B
+
+
+def test_api_a_time_that_is_not_a_number_is_refused_before_any_change() -> None:
+    g = setup([["R5", "B1"], ["G7", "G8"]])
+    before = g.to_dict()
+    for call in (lambda: g.play(A, ["R5"], "soon"), lambda: g.draw(A, None),
+                 lambda: g.apply(A, {"type": "draw"}, "soon"), lambda: g.advance("later")):
+        with pytest.raises(IllegalAction) as err:
+            call()
+        assert err.value.code == "malformed_action"
+    assert g.to_dict() == before
+    with pytest.raises(ValueError):
+        Game.new(players=2, now="noon")  # type: ignore[arg-type]
