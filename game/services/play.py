@@ -52,7 +52,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 ACTION_TYPES = frozenset(
-    {"play", "draw", "take", "pass", "color", "dobon", "return", "decline"}
+    {"play", "draw", "pass", "color", "dobon", "return", "decline"}
 )
 # The beat sweep handles at most this many games per run; the rest wait one second.
 SWEEP_BATCH = 500
