@@ -98,7 +98,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "ja"
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# Project-wide translations live with the configuration: the top level is kept to the
+# agreed entries (README.md, Layout).
+LOCALE_PATHS = [BASE_DIR / "dobon_site" / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Asia/Tokyo")
 USE_I18N = True
 USE_TZ = True
