@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
+from play_helpers import make_room
 
 from game.models import Game
-from play_helpers import make_room
 
 pytestmark = pytest.mark.django_db
 
