@@ -165,7 +165,7 @@ DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CE
 
 # Moves commit without waiting for the WAL flush on PostgreSQL (game/services/play.py
 # explains the trade-off); false restores fully synchronous commits.
-DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=True)
+DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=False)
 
 # Live play limits (websocket protocol).
 DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)

@@ -24,7 +24,7 @@ from django.db import connections
 from django.utils import translation
 
 from game.messages import message_for
-from game.services import play
+from game.services import play, rooms
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
         try:
-            room = await in_db_thread(play.check_can_watch, self.room_id, self.user)
+            room = await in_db_thread(_watchable_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
             await self.close(code=CLOSE_CODES.get(exc.code, 4403))
             return
@@ -145,7 +145,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_table(self, force: bool = False) -> None:
         try:
-            state = await in_db_thread(_table, self.room_id, self.user)
+            state = await in_db_thread(_table, self.room_id, self.user, self.scope)
         except play.PlayError:  # the room vanished (or access went) while connected
             await self.close(code=4404)
             return
@@ -262,8 +262,14 @@ def _act(room_id: int, user: Any, action: Any) -> list[play.Push]:
     return pushes
 
 
-def _table(room_id: int, user: Any) -> dict[str, Any]:
-    room = play.check_can_watch(room_id, user)
+def _watchable_room(room_id: int, user: Any, scope: dict[str, Any]) -> Any:
+    # Reading the session is a query too, so it happens here, in the database thread.
+    invited = rooms.invited_room_ids(scope.get("session"))
+    return play.check_can_watch(room_id, user, invited)
+
+
+def _table(room_id: int, user: Any, scope: dict[str, Any]) -> dict[str, Any]:
+    room = _watchable_room(room_id, user, scope)
     return play.table_for(room, user)
 
 

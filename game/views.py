@@ -21,7 +21,7 @@ from game.services import rooms
 from game.services.rooms import RoomError
 
 # Rooms whose invite link or code this session used: it may see them while private.
-INVITED_SESSION_KEY = "dobon_invited_rooms"
+INVITED_SESSION_KEY = rooms.INVITED_SESSION_KEY
 PUBLIC_ROOMS_PER_PAGE = 20
 
 
@@ -37,7 +37,7 @@ class Seat:
 
 
 def _invited_room_ids(request: HttpRequest) -> list[int]:
-    return list(request.session.get(INVITED_SESSION_KEY, []))
+    return rooms.invited_room_ids(request.session)
 
 
 def _remember_invite(request: HttpRequest, room: Room) -> None:

@@ -23,7 +23,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,6 +41,7 @@ from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
+from game.services import rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -159,17 +160,20 @@ def _seats_of(game: Game) -> list[Seat]:
 # -- access ----------------------------------------------------------------------------------
 
 
-def check_can_watch(room_id: int, user: AbstractBaseUser | AnonymousUser) -> Room:
-    """The room, if `user` may watch it live: any signed-in user for a public room;
-    members (and the owner) for a private one. Raises PlayError otherwise."""
+def check_can_watch(
+    room_id: int,
+    user: AbstractBaseUser | AnonymousUser,
+    invited_room_ids: Collection[int] = (),
+) -> Room:
+    """The room, if `user` may watch it live: the same rule as the room page
+    (`rooms.can_view_room`): any signed-in user for a public room; the owner, members
+    and invited sessions for a private one. Raises PlayError otherwise."""
     if not user.is_authenticated:
         raise PlayError("anonymous", "")
     room = Room.objects.filter(pk=room_id).first()
     if room is None:
         raise PlayError("no_room", "")
-    if room.is_public or room.owner_id == user.pk:
-        return room
-    if not room.memberships.filter(user_id=user.pk).exists():
+    if not rooms.can_view_room(room, user, invited_room_ids):
         raise PlayError("forbidden", "")
     return room
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -71,6 +71,18 @@ def rooms_of(user: User) -> QuerySet[Room]:
 
 def public_rooms() -> QuerySet[Room]:
     return Room.objects.filter(is_public=True)
+
+
+# The rooms a browser session arrived at through an invite link or code (R: private
+# rooms are visible to them before they sit down).
+INVITED_SESSION_KEY = "dobon_invited_rooms"
+
+
+def invited_room_ids(session: Any) -> list[int]:
+    """The invited rooms remembered in a Django session (HTTP request or websocket scope)."""
+    if session is None:
+        return []
+    return [int(pk) for pk in session.get(INVITED_SESSION_KEY, [])]
 
 
 def can_view_room(

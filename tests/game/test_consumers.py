@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 from play_helpers import NOW, make_room, position, set_position
 
 from dobon_site.asgi import application
@@ -114,6 +115,30 @@ async def test_outsider_cannot_watch_a_private_room_4403(alice, bob, mallory):
     _, state = await next_state(member)
     assert state["view"] is None
     await member.disconnect()
+
+
+def invited_session_cookie(user: Any, room: Any) -> str:
+    """The session of someone who opened the room's invite link but has not sat down."""
+    client = Client()
+    client.force_login(user)
+    client.get(reverse("game:join", kwargs={"code": room.invite_code}))
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+async def test_invited_session_may_watch_a_private_room_like_its_page(alice, bob, mallory):
+    """The socket follows the room page's rule: the invite link lets you look first."""
+    room = await sync_to_async(make_room)(alice, bob, is_public=False)
+    cookie = await sync_to_async(invited_session_cookie)(mallory, room)
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
+    ]
+    socket = WebsocketCommunicator(application, f"/ws/rooms/{room.pk}/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    _, state = await next_state(socket)
+    assert state["seat"] is None and state["view"] is None
+    await socket.disconnect()
 
 
 async def test_no_such_room_4404(alice):

@@ -53,6 +53,13 @@ def test_anyone_but_the_owner_gets_403(client, room, bob, mallory):
     assert not Game.objects.exists()
 
 
+def test_outsider_posting_start_to_a_private_room_gets_404(client, alice, bob, mallory):
+    private = make_room(alice, bob, is_public=False)
+    client.force_login(mallory)
+    assert client.post(start_url(private)).status_code == 404
+    assert not Game.objects.exists()
+
+
 def test_start_is_post_only(client, room, alice):
     client.force_login(alice)
     assert client.get(start_url(room)).status_code == 405
