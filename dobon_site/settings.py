@@ -163,8 +163,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
-# Moves commit without waiting for the WAL flush on PostgreSQL (game/services/play.py
-# explains the trade-off); false restores fully synchronous commits.
+# Opt-in: commit moves without waiting for PostgreSQL's WAL flush. Off by default because
+# a database crash could lose acknowledged moves (game/services/play.py, _relax_commit).
 DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=False)
 
 # Live play limits (websocket protocol).
