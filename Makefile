@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test test-fast test-browser lint typecheck messages bench bench-load clean
+.PHONY: install run test test-fast lint typecheck messages bench bench-load clean
 
 install: $(STAMP)
 
@@ -44,6 +44,20 @@ typecheck: install
 
 bench: install
 	$(BIN)/python -m game.rules.bench
+
+# Needs PostgreSQL and Redis (their own database / Redis db: the script flushes it).
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dobon_bench
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/14
+bench-load: install
+	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
+		$(BIN)/python -m game.bench_load $(BENCH_ARGS)
+
+# After changing user-facing strings (needs GNU gettext); the compiled .mo is committed
+# so that running the site needs no build step.
+messages: install
+	$(BIN)/python manage.py makemessages -l ja --no-obsolete \
+		--ignore "game/rules/*" --ignore "staticfiles/*" --ignore "tests/*"
+	$(BIN)/python manage.py compilemessages --ignore ".venv"
 
 clean:
 	rm -rf $(VENV) .pytest_cache
