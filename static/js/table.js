@@ -15,7 +15,7 @@ const STRINGS = {
     kinds: { agari: "上がり", dobon: "ドボン", return: "ドボン返し", deck_out: "山札切れ" },
     colors: { R: "赤", B: "青", G: "緑", Y: "黄" },
     symbols: { S: "スキップ", R: "リバース", "+2": "ドロー2", F: "強制色変え" },
-    wild: "ワイルド", wild4: "ドロー4",
+    wild: "ワイルド", wild4: "ドロー4", cardSep: "",
     events: {
       play: "出した", draw: "引いた", take: "累積を引き取った", drawn: "引いたカード", pass: "パス",
       color: "色を選んだ", turn: "手番", chance: "チャンス", decline: "見送った", agari: "上がり",
@@ -35,7 +35,7 @@ const STRINGS = {
     kinds: { agari: "went out", dobon: "dobon", return: "dobon return", deck_out: "deck out" },
     colors: { R: "red", B: "blue", G: "green", Y: "yellow" },
     symbols: { S: "skip", R: "reverse", "+2": "draw two", F: "force colour" },
-    wild: "wild", wild4: "wild draw four",
+    wild: "wild", wild4: "wild draw four", cardSep: " ",
     events: {
       play: "played", draw: "drew", take: "took the stack", drawn: "you drew", pass: "passed",
       color: "chose", turn: "turn", chance: "chance", decline: "declined", agari: "went out",
@@ -54,7 +54,7 @@ export function cardLabel(code) {
   if (code === "W+4") return T.wild4;
   const color = T.colors[code[0]] || code[0];
   const rest = code.slice(1);
-  return `${color}${T.symbols[rest] || rest}`;
+  return `${color}${T.cardSep}${T.symbols[rest] || rest}`;
 }
 
 function cardElement(code) {

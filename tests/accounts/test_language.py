@@ -14,10 +14,19 @@ def test_pages_are_japanese_by_default(client):
     assert "ログイン" in html
 
 
-def test_browser_asking_for_english_gets_english(client):
+def test_an_english_browser_still_gets_japanese_until_english_is_chosen(client):
+    """Japanese by default: the browser's Accept-Language does not switch the site."""
     html = client.get(reverse("accounts:login"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="ja">' in html
+    client.post(reverse("set_language"), {"language": "en", "next": "/login/"})
+    html = client.get(reverse("accounts:login"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert '<html lang="en">' in html
     assert "Log in" in html
+
+
+def test_an_unknown_language_cookie_falls_back_to_japanese(client, settings):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "xx"
+    assert '<html lang="ja">' in client.get(reverse("accounts:login")).content.decode()
 
 
 def test_language_switcher_posts_to_set_language(client):

@@ -63,6 +63,11 @@ def test_the_same_flow_on_a_phone_in_english(browser: Browser, live_server):
     page = context.new_page()
     base = live_server.url
     try:
+        # Japanese by default even for an English browser; the switcher changes that.
+        page.goto(f"{base}/login/")
+        expect(page.locator("html")).to_have_attribute("lang", "ja")
+        page.get_by_role("button", name="English").click()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
         _sign_up(page, base, "phoebe")
         expect(page.locator("h1")).to_have_text("Lobby")
         assert _fits_the_screen(page)

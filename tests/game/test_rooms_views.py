@@ -368,11 +368,12 @@ def test_owner_controls_are_not_shown_to_members(client, alice, bob, room):
     assert _url("transfer_ownership", room, bob.pk) in html
 
 
-def test_leave_during_a_game_warns_that_the_seat_plays_on(client, bob, room):
+def test_leave_during_a_game_warns_that_the_seat_plays_on(client, bob, room, settings):
     """Issue 4: leaving mid-game is allowed; the confirm page says what happens."""
     Game.objects.create(room=room, number=1, state={})
     client.force_login(bob)
-    page = client.get(_url("leave_room", room), HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(_url("leave_room", room))
     assert "plays on by timeouts" in page.content.decode()
     client.post(_url("leave_room", room))
     assert not room.memberships.filter(user=bob).exists()
