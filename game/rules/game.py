@@ -464,7 +464,7 @@ class Game:
                 key = action.key  # type: ignore[attr-defined]
                 if type(key) is int and self._mv_singles >> key & 1:  # the commonest step
                     self._mv_seat = -1
-                    return self._play(seat, _ONE[key], now, False, [CODE[key]])
+                    return self._play_single(seat, key, now)
                 events = self._apply_listed(seat, key, now)
             elif kind is dict:
                 events = self._apply_listed(seat, _key_of(action), now)
@@ -480,7 +480,7 @@ class Game:
         if type(key) is int:
             if self._mv_singles >> key & 1:
                 self._mv_seat = -1
-                return self._play(seat, _ONE[key], now, False, [CODE[key]])
+                return self._play_single(seat, key, now)
             key = (CODE[key],)  # a one-card play that is not a "single" (a cut-in, say)
         if type(key) is tuple:
             move = self._mv_plays.get(key)
@@ -546,9 +546,14 @@ class Game:
         if seat != self._mv_seat:
             if type(seat) is not int or not 0 <= seat < self._n:
                 self._check_seat(seat)
-            self._find_moves(seat)
+            if seat == self._turn and not self._chances[seat]:
+                singles = self._find_turn_plays(seat)  # the commonest case: one call only
+            else:
+                self._find_moves(seat)
+                singles = self._mv_singles
+        else:
+            singles = self._mv_singles
         actions: list[Action] = []
-        singles = self._mv_singles
         while singles:  # lowest id first: the same order however the hand was built
             low = singles & -singles
             singles ^= low
@@ -564,12 +569,9 @@ class Game:
         bits = self._chances[seat]
         if seat == self._turn:  # only set in phase "turn"
             self._find_turn_plays(seat)
-            draw_or_pass = _DRAW if self._stack or not self._drawn else _PASS
-            if not bits:  # the common case
-                self._mv_other = draw_or_pass
-                self._mv_keys = _DRAW_KEYS if draw_or_pass is _DRAW else _PASS_KEYS
+            if not bits:
                 return
-            other = list(draw_or_pass)
+            other = list(self._mv_other)
         else:
             self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, _NO_PLAYS
             other = []
@@ -586,16 +588,24 @@ class Game:
         self._mv_other = tuple(other)
         self._mv_keys = tuple(a.key for a in other if isinstance(a.key, str))
 
-    def _find_turn_plays(self, seat: int) -> None:
-        """R4.1 / R5.1 plays of every count, minus what R8.1 forbids.
+    def _find_turn_plays(self, seat: int) -> int:
+        """What the seat on turn may do, chances aside: R4.1 / R5.1 plays of every count,
+        minus what R8.1 forbids, and the draw or the pass (R4.2, R5.2).
 
-        Cards held once (not F) go into the ``_mv_singles`` mask: the common case, and one
-        that apply can verify with a bit test. Larger groups and F cards go into
-        ``_mv_plays``.
+        Cards held once (not F) go into the ``_mv_singles`` mask, which is returned: the
+        common case, and one that apply can verify with a bit test. Larger groups and F
+        cards go into ``_mv_plays``.
         """
         top_rank = RANK[self._discards[-1]]
-        playable = self._masks[seat] & (STACK_ON[top_rank] if self._stack
-                                        else MATCH[self._color + 1][top_rank])
+        if self._stack:
+            playable = self._masks[seat] & STACK_ON[top_rank]
+            self._mv_other, self._mv_keys = _DRAW, _DRAW_KEYS
+        else:
+            playable = self._masks[seat] & MATCH[self._color + 1][top_rank]
+            if self._drawn:
+                self._mv_other, self._mv_keys = _PASS, _PASS_KEYS
+            else:
+                self._mv_other, self._mv_keys = _DRAW, _DRAW_KEYS
         grouped = playable & (self._multi[seat] | _FORCE_MASK)
         singles = playable ^ grouped
         hand_size = len(self._hands[seat])
@@ -604,7 +614,7 @@ class Game:
         self._mv_seat, self._mv_singles = seat, singles
         if not grouped:
             self._mv_plays = _NO_PLAYS
-            return
+            return singles
         held = self._held[seat]
         plays: dict[tuple[str, ...], Move] = {}
         while grouped:
@@ -620,6 +630,7 @@ class Game:
             for codes, ids in groups(card, count):
                 plays[codes] = (ids, False, play_action(codes))
         self._mv_plays = plays
+        return singles
 
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
         """R7.1: cards identical to the top card, any count R8.1 allows."""
@@ -790,7 +801,12 @@ class Game:
         rank = RANK[last]
         if rank <= 9 or rank == _FORCE:  # no effect but the colour: the next seat plays
             self._color = COLOR_OF[last]
-            clock = self._start_turn((seat + self._dir) % self._n, now)
+            # _start_turn, inlined (two plays in three): no chance is open at this point,
+            # so there is no cut-in chance of the next seat to take back.
+            nxt = (seat + self._dir) % self._n
+            self._phase, self._turn, self._chooser, self._drawn = _TURN, nxt, -1, False
+            deadline = self._clock = now + self._timeout
+            clock = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
         else:
             clock = self._apply_effect(seat, ids, now)
         # A cheap filter before _open_chances: does another seat tie the points or hold a
@@ -799,6 +815,43 @@ class Game:
         if (hand_points.count(points) > (hand_points[seat] == points)
                 or totals[cls] > (held.get(last, 0) if cls != FORCE_CLASS
                                   else _class_count(held, cls))):
+            return [played, clock] + self._open_chances(seat, now)
+        return [played, clock]
+
+    def _play_single(self, seat: int, card: int, now: float) -> list[Event]:
+        """_play for one card held once, played on turn: a ``_mv_singles`` play, half of
+        all actions. Written out apart from _play because it needs none of its loop and
+        count bookkeeping (the card is not F, so it is its own identity class, and the
+        seat holds no copy of it afterwards); keep the two in step."""
+        hand = self._hands[seat]
+        hand.remove(card)
+        del self._held[seat][card]
+        self._masks[seat] ^= 1 << card
+        totals = self._class_total
+        totals[card] -= 1
+        points = POINTS[card]
+        hand_points = self._points
+        hand_points[seat] -= points
+        self._discards.append(card)
+        self._lp_seat, self._lp_count, self._lp_points = seat, 1, points
+        if self._chance_dl is not None:  # R7.2a: a new play closes every chance before it
+            self._close_chances()
+        played: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
+                         "cut_in": False, "points": points}
+        if not hand:
+            return [played] + self._go_out(seat, card, now)
+        self._color = COLOR_OF[card]
+        if RANK[card] <= 9:  # no effect but the colour: the next seat plays
+            # _start_turn, inlined: no chance is open at this point, so there is no
+            # cut-in chance of the next seat to take back.
+            nxt = (seat + self._dir) % self._n
+            self._phase, self._turn, self._chooser, self._drawn = _TURN, nxt, -1, False
+            deadline = self._clock = now + self._timeout
+            clock = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
+        else:
+            clock = self._apply_effect(seat, _ONE[card], now)
+        # Does another seat tie the points or hold an identical card? Usually nobody does.
+        if totals[card] or hand_points.count(points) > (hand_points[seat] == points):
             return [played, clock] + self._open_chances(seat, now)
         return [played, clock]
 
@@ -935,12 +988,29 @@ class Game:
     def _draw_or_take(self, seat: int, now: float) -> list[Event]:
         if self._stack:
             return self._take(seat, now)
-        events = self._draw_one(seat)
-        if self._phase is not _FINISHED:
-            # R14.1: the optional draw restarts the clock for the play-or-pass decision.
-            self._clock = now + self._timeout
-            events.append({"type": "turn", "to": None, "seat": seat, "deadline": self._clock})
-        return events
+        deck = self._deck
+        if len(deck) < 2:  # R12.1: this draw ends the game
+            return self._draw_one(seat)
+        # _draw_one and _count_in, inlined: a third of the actions of a game are draws.
+        if self._chance_dl is not None:
+            self._close_chances()
+        card = deck.pop()
+        self._hands[seat].append(card)
+        held = self._held[seat]
+        count = held.get(card, 0) + 1
+        held[card] = count
+        if count == 1:
+            self._masks[seat] |= 1 << card
+        elif count == 2:
+            self._multi[seat] |= 1 << card
+        self._class_total[CLASS_OF[card]] += 1
+        self._points[seat] += POINTS[card]
+        self._drawn = True
+        # R14.1: the optional draw restarts the clock for the play-or-pass decision.
+        deadline = self._clock = now + self._timeout
+        return [{"type": "draw", "to": None, "seat": seat, "count": 1},
+                {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]},
+                {"type": "turn", "to": None, "seat": seat, "deadline": deadline}]
 
     def _draw_one(self, seat: int) -> list[Event]:
         """The optional draw; R12.1: the last card (or an empty deck) ends the game."""
@@ -981,9 +1051,13 @@ class Game:
         return events
 
     def _pass(self, seat: int, now: float) -> list[Event]:
-        # No chance can be open: the draw before the pass closed them.
-        event: Event = {"type": "pass", "to": None, "seat": seat}
-        return [event, self._start_turn((seat + self._dir) % self._n, now)]
+        # No chance can be open: the draw before the pass closed them. So _start_turn,
+        # inlined here, has no cut-in chance of the next seat to take back.
+        nxt = (seat + self._dir) % self._n
+        self._turn, self._drawn = nxt, False  # the phase is already "turn"
+        deadline = self._clock = now + self._timeout
+        return [{"type": "pass", "to": None, "seat": seat},
+                {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}]
 
     def _set_color(self, seat: int, color: int, now: float) -> list[Event]:
         self._color = color
