@@ -92,7 +92,6 @@ _ONE = tuple([i] for i in range(len(CODE)))  # one-card plays as id lists (never
 # Shared and never mutated: what _find_moves keeps for the common cases.
 _NO_PLAYS: dict[tuple[str, ...], Move] = {}
 _DRAW, _PASS = (SIMPLE["draw"],), (SIMPLE["pass"],)
-_DRAW_KEYS, _PASS_KEYS = ("draw",), ("pass",)
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -121,7 +120,7 @@ class Game:
         "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
-        "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other", "_mv_keys",
+        "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other",
         "_class_total", "_masks", "_multi",
     )
 
@@ -161,7 +160,6 @@ class Game:
     _mv_singles: int               # mask of the cards playable alone on turn (held once)
     _mv_plays: dict[tuple[str, ...], Move]  # every other play, by its codes
     _mv_other: tuple[FrozenAction, ...]  # the actions without cards
-    _mv_keys: tuple[str, ...]      # and their keys: "draw", "pass", a colour, "dobon", ...
 
     # ------------------------------------------------------------------ creation
 
@@ -228,7 +226,7 @@ class Game:
         g._target, g._declarers, g._result = -1, [], None
         g._rng, g._rng_shared = rng, False
         g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
-        g._mv_other, g._mv_keys = (), ()
+        g._mv_other = ()
         g._turn_up_first_card(first, first_player, now)
         return g
 
@@ -465,6 +463,9 @@ class Game:
                 if type(key) is int and self._mv_singles >> key & 1:  # the commonest step
                     self._mv_seat = -1
                     return self._play_single(seat, key, now)
+                if type(key) is str and action in self._mv_other:  # draw, pass, colour, ...
+                    self._mv_seat = -1
+                    return _LISTED[key](self, seat, now)
                 events = self._apply_listed(seat, key, now)
             elif kind is dict:
                 events = self._apply_listed(seat, _key_of(action), now)
@@ -487,10 +488,8 @@ class Game:
             if move is not None:
                 self._mv_seat = -1
                 return self._play(seat, move[0], now, move[1], list(key))
-        elif type(key) is str and key in self._mv_keys:
+        elif type(key) is str and any(a.key == key for a in self._mv_other):
             self._mv_seat = -1
-            if key in COLOR_INDEX:
-                return self._set_color(seat, COLOR_INDEX[key], now)
             return _LISTED[key](self, seat, now)
         return None
 
@@ -586,7 +585,6 @@ class Game:
         if bits:
             other.append(SIMPLE["decline"])
         self._mv_other = tuple(other)
-        self._mv_keys = tuple(a.key for a in other if isinstance(a.key, str))
 
     def _find_turn_plays(self, seat: int) -> int:
         """What the seat on turn may do, chances aside: R4.1 / R5.1 plays of every count,
@@ -599,13 +597,10 @@ class Game:
         top_rank = RANK[self._discards[-1]]
         if self._stack:
             playable = self._masks[seat] & STACK_ON[top_rank]
-            self._mv_other, self._mv_keys = _DRAW, _DRAW_KEYS
+            self._mv_other = _DRAW
         else:
             playable = self._masks[seat] & MATCH[self._color + 1][top_rank]
-            if self._drawn:
-                self._mv_other, self._mv_keys = _PASS, _PASS_KEYS
-            else:
-                self._mv_other, self._mv_keys = _DRAW, _DRAW_KEYS
+            self._mv_other = _PASS if self._drawn else _DRAW
         grouped = playable & (self._multi[seat] | _FORCE_MASK)
         singles = playable ^ grouped
         hand_size = len(self._hands[seat])
@@ -1256,7 +1251,7 @@ class Game:
         g._rng = self._rng
         g._rng_shared = self._rng_shared = True
         g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
-        g._mv_other, g._mv_keys = (), ()
+        g._mv_other = ()
         return g
 
     def _own_rng(self) -> random.Random:
@@ -1315,7 +1310,7 @@ class Game:
         g._rng.setstate((version, tuple(internal), gauss))
         g._rng_shared = False
         g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
-        g._mv_other, g._mv_keys = (), ()
+        g._mv_other = ()
         return g
 
     def __repr__(self) -> str:
@@ -1451,13 +1446,21 @@ def _force_plays(counts: tuple[int, ...], hand_size: int,
     return plays
 
 
-# How apply does an action legal_actions listed (already known legal) ...
+def _choose(color: int) -> Callable[[Game, int, float], list[Event]]:
+    def choose(game: Game, seat: int, now: float) -> list[Event]:
+        return game._set_color(seat, color, now)
+    return choose
+
+
+# How apply does an action without cards that legal_actions listed (already known
+# legal), by its key ...
 _LISTED: dict[str, Callable[[Game, int, float], list[Event]]] = {
     "draw": Game._draw_or_take,
     "pass": Game._pass,
     "dobon": Game._declare,
     "return": Game._return,
     "decline": Game._decline,
+    **{code: _choose(color) for code, color in COLOR_INDEX.items()},
 }
 # ... and any other simple action, checked first.
 _CHECKED: dict[str, Callable[[Game, int, float], list[Event]]] = {
