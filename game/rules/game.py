@@ -89,6 +89,8 @@ _FIRST_FORCE = FORCE_IDS[0]
 _FORCE_MASK = sum(1 << f for f in FORCE_IDS)
 _NUMBER_MASK = mask_of(i for i in range(len(CODE)) if IS_NUMBER[i])
 _ONE = tuple([i] for i in range(len(CODE)))  # one-card plays as id lists (never mutated)
+_BIT = tuple(1 << i for i in range(len(CODE)))  # card id -> its bit in a hand mask
+_CLASS_MASK = tuple(mask_of(ids) for ids in CLASS_IDS)  # card id -> its identity class
 # Shared and never mutated: what _find_moves keeps for the common cases.
 _NO_PLAYS: dict[tuple[str, ...], Move] = {}
 _DRAW, _PASS = (SIMPLE["draw"],), (SIMPLE["pass"],)
@@ -116,7 +118,7 @@ class Game:
     """
 
     __slots__ = (
-        "_n", "_hands", "_held", "_points", "_deck", "_discards", "_color", "_dir",
+        "_n", "_hands", "_points", "_deck", "_discards", "_color", "_dir",
         "_phase", "_turn", "_chooser", "_next", "_clock", "_drawn", "_stack", "_rate",
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
@@ -126,7 +128,6 @@ class Game:
 
     _n: int
     _hands: list[list[int]]        # each seat's card ids, in the order received
-    _held: list[dict[int, int]]    # per seat, card id -> copies held (no zero entries)
     _masks: list[int]              # per seat, bit i set when it holds card id i
     _multi: list[int]              # per seat, bit i set when it holds card id i twice or more
     _class_total: list[int]        # per identity class, copies held by all seats together
@@ -610,16 +611,16 @@ class Game:
         if not grouped:
             self._mv_plays = _NO_PLAYS
             return singles
-        held = self._held[seat]
+        hand = self._hands[seat]
         plays: dict[tuple[str, ...], Move] = {}
         while grouped:
             low = grouped & -grouped
             card = low.bit_length() - 1
             if card >= _FIRST_FORCE:  # F ids are the highest: only F cards are left
-                _add_force_plays(held, hand_size, plays, cut_in=False)
+                _add_force_plays(hand, plays, cut_in=False)
                 break
             grouped ^= low
-            count = held[card]
+            count = hand.count(card)
             if count == hand_size and not IS_NUMBER[card]:
                 count -= 1
             for codes, ids in groups(card, count):
@@ -630,14 +631,13 @@ class Game:
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
         """R7.1: cards identical to the top card, any count R8.1 allows."""
         top = self._discards[-1]
-        held = self._held[seat]
-        hand_size = len(self._hands[seat])
+        hand = self._hands[seat]
         plays: dict[tuple[str, ...], Move] = {}
         if CLASS_OF[top] == FORCE_CLASS:
-            _add_force_plays(held, hand_size, plays, cut_in=True)
+            _add_force_plays(hand, plays, cut_in=True)
             return plays
-        count = held.get(top, 0)
-        if count == hand_size and not IS_NUMBER[top]:
+        count = hand.count(top)
+        if count == len(hand) and not IS_NUMBER[top]:
             count -= 1
         for codes, ids in groups(top, count):
             plays[codes] = (ids, True, play_action(codes))
@@ -675,9 +675,9 @@ class Game:
         return True
 
     def _check_in_hand(self, seat: int, ids: list[int]) -> None:
-        held = self._held[seat]
+        hand = self._hands[seat]
         for card in set(ids):
-            if ids.count(card) > held.get(card, 0):
+            if ids.count(card) > hand.count(card):
                 _fail("not_in_hand", f"you do not hold {ids.count(card)} × {CODE[card]}")
 
     def _check_going_out(self, seat: int, ids: list[int]) -> None:
@@ -766,18 +766,15 @@ class Game:
     def _play(self, seat: int, ids: list[int], now: float, cut_in: bool,
               cards: list[str] | None = None) -> list[Event]:
         """Put down ``ids`` (``cards`` are their codes when the caller has them)."""
-        hand, held, totals = self._hands[seat], self._held[seat], self._class_total
+        hand, totals = self._hands[seat], self._class_total
         points = 0
         for card in ids:
             hand.remove(card)
-            left = held[card] - 1
-            if left:
-                held[card] = left
-                if left == 1:
-                    self._multi[seat] ^= 1 << card
-            else:
-                del held[card]
-                self._masks[seat] ^= 1 << card
+            left = hand.count(card)
+            if not left:
+                self._masks[seat] ^= _BIT[card]
+            elif left == 1:
+                self._multi[seat] ^= _BIT[card]
             totals[CLASS_OF[card]] -= 1
             points += POINTS[card]
         hand_points = self._points
@@ -808,8 +805,7 @@ class Game:
         # card identical to the top? Usually nobody does.
         cls = CLASS_OF[last]
         if (hand_points.count(points) > (hand_points[seat] == points)
-                or totals[cls] > (held.get(last, 0) if cls != FORCE_CLASS
-                                  else _class_count(held, cls))):
+                or totals[cls] > _class_count(hand, cls)):
             return [played, clock] + self._open_chances(seat, now)
         return [played, clock]
 
@@ -817,11 +813,11 @@ class Game:
         """_play for one card held once, played on turn: a ``_mv_singles`` play, half of
         all actions. Written out apart from _play because it needs none of its loop and
         count bookkeeping (the card is not F, so it is its own identity class, and the
-        seat holds no copy of it afterwards); keep the two in step."""
+        seat holds no copy of it afterwards, so no multi bit changes); keep the two in
+        step."""
         hand = self._hands[seat]
         hand.remove(card)
-        del self._held[seat][card]
-        self._masks[seat] ^= 1 << card
+        self._masks[seat] ^= _BIT[card]
         totals = self._class_total
         totals[card] -= 1
         points = POINTS[card]
@@ -892,20 +888,16 @@ class Game:
     def _open_chances(self, player: int, now: float) -> list[Event]:
         """R7.1 / R9.1: who may cut in on or dobon the play just made; tell only them."""
         top = self._discards[-1]
-        identical, number, points = CLASS_IDS[top], IS_NUMBER[top], self._lp_points
-        turn, chances, hand_points = self._turn, self._chances, self._points
+        identical, number, points = _CLASS_MASK[top], IS_NUMBER[top], self._lp_points
+        turn, chances, hand_points, masks = self._turn, self._chances, self._points, self._masks
         events: list[Event] = []
         deadline = now + self._timeout
         for s in range(self._n):
             if s == player:
                 continue
             bits = DOBON if hand_points[s] == points else 0
-            if s != turn and (number or len(self._hands[s]) > 1):
-                held = self._held[s]
-                for card in identical:
-                    if card in held:
-                        bits |= CUT_IN
-                        break
+            if s != turn and masks[s] & identical and (number or len(self._hands[s]) > 1):
+                bits |= CUT_IN
             if bits:
                 chances[s] = bits
                 events.append({"type": "chance", "to": s, "seat": s,
@@ -941,41 +933,54 @@ class Game:
         return events + self._finish(settle_agari(seat, list(self._points), self._rate), seat)
 
     def _draw_cards(self, seat: int, count: int) -> list[int]:
+        """Move up to ``count`` cards from the deck to ``seat``'s hand; returns them.
+
+        _count_in for each card, done with local totals (a draw stack is often 4+ cards).
+        """
         deck = self._deck
-        got = [deck.pop() for _ in range(min(count, len(deck)))]
+        start = max(len(deck) - count, 0)
+        got = deck[start:]
+        got.reverse()  # the next card is the deck's last
+        del deck[start:]
         self._hands[seat] += got
+        totals = self._class_total
+        mask, multi, points = self._masks[seat], self._multi[seat], 0
         for card in got:
-            self._count_in(seat, card)
+            bit = _BIT[card]
+            if mask & bit:
+                multi |= bit
+            else:
+                mask |= bit
+            totals[CLASS_OF[card]] += 1
+            points += POINTS[card]
+        self._masks[seat], self._multi[seat] = mask, multi
+        self._points[seat] += points
         return got
 
     def _count_in(self, seat: int, card: int) -> None:
         """Keep the derived counts in step with a card that joined ``seat``'s hand."""
-        held = self._held[seat]
-        count = held.get(card, 0) + 1
-        held[card] = count
-        if count == 1:
-            self._masks[seat] |= 1 << card
-        elif count == 2:
-            self._multi[seat] |= 1 << card
+        bit, mask = _BIT[card], self._masks[seat]
+        if mask & bit:
+            self._multi[seat] |= bit
+        else:
+            self._masks[seat] = mask | bit
         self._class_total[CLASS_OF[card]] += 1
         self._points[seat] += POINTS[card]
 
     def _index_hands(self) -> None:
         """Derive every count, mask and point total from the hands (a new or loaded game)."""
-        self._held, self._masks, self._multi, self._points = [], [], [], []
+        self._masks, self._multi, self._points = [], [], []
         totals = self._class_total = [0] * N_CLASSES
         for hand in self._hands:
-            held: dict[int, int] = {}
-            for card in hand:
-                held[card] = held.get(card, 0) + 1
             mask = multi = points = 0
-            for card, count in held.items():
-                mask |= 1 << card
-                if count > 1:
-                    multi |= 1 << card
-                totals[CLASS_OF[card]] += count
-                points += POINTS[card] * count
-            self._held.append(held)
+            for card in hand:
+                bit = _BIT[card]
+                if mask & bit:
+                    multi |= bit
+                else:
+                    mask |= bit
+                totals[CLASS_OF[card]] += 1
+                points += POINTS[card]
             self._masks.append(mask)
             self._multi.append(multi)
             self._points.append(points)
@@ -991,13 +996,11 @@ class Game:
             self._close_chances()
         card = deck.pop()
         self._hands[seat].append(card)
-        held = self._held[seat]
-        count = held.get(card, 0) + 1
-        held[card] = count
-        if count == 1:
-            self._masks[seat] |= 1 << card
-        elif count == 2:
-            self._multi[seat] |= 1 << card
+        bit, mask = _BIT[card], self._masks[seat]
+        if mask & bit:
+            self._multi[seat] |= bit
+        else:
+            self._masks[seat] = mask | bit
         self._class_total[CLASS_OF[card]] += 1
         self._points[seat] += POINTS[card]
         self._drawn = True
@@ -1041,8 +1044,12 @@ class Game:
         if self._color < 0:
             # R3.3: F took a first-card W+4, so the next player chooses and then plays.
             events.append(self._ask_color(nxt, nxt, now))
-        else:
-            events.append(self._start_turn(nxt, now))
+            return events
+        # _start_turn, inlined: the chances are closed, so there is no cut-in chance of
+        # the next seat to take back.
+        self._turn, self._drawn = nxt, False  # the phase is already "turn"
+        deadline = self._clock = now + self._timeout
+        events.append({"type": "turn", "to": None, "seat": nxt, "deadline": deadline})
         return events
 
     def _pass(self, seat: int, now: float) -> list[Event]:
@@ -1235,7 +1242,6 @@ class Game:
         g = Game.__new__(Game)
         g._n, g._dir, g._phase, g._color = self._n, self._dir, self._phase, self._color
         g._hands = [list(h) for h in self._hands]
-        g._held = [h.copy() for h in self._held]
         g._masks = list(self._masks)
         g._multi = list(self._multi)
         g._class_total = list(self._class_total)
@@ -1403,19 +1409,21 @@ def _key_of(action: Action) -> int | tuple[str, ...] | str | None:
     return kind if type(kind) is str and kind in SIMPLE else None
 
 
-def _class_count(held: dict[int, int], cls: int) -> int:
+def _class_count(hand: list[int], cls: int) -> int:
+    """How many cards of identity class ``cls`` the hand holds."""
     if cls == FORCE_CLASS:
-        return sum(held.get(f, 0) for f in FORCE_IDS)
-    return held.get(cls, 0)
+        return sum(map(hand.count, FORCE_IDS))
+    return hand.count(cls)
 
 
-def _add_force_plays(held: dict[int, int], hand_size: int,
-                     plays: dict[tuple[str, ...], Move], cut_in: bool) -> None:
+def _add_force_plays(hand: list[int], plays: dict[tuple[str, ...], Move],
+                     cut_in: bool) -> None:
     """R4.4: every sub-multiset of the F cards held, once per final colour.
 
     F cards never go out (R8.1), so a play may not use the whole hand.
     """
-    counts = tuple(held.get(f, 0) for f in FORCE_IDS)
+    counts = tuple(map(hand.count, FORCE_IDS))
+    hand_size = len(hand)
     key = (counts, hand_size if hand_size <= sum(counts) else 0, cut_in)
     found = _FORCE_PLAYS.get(key)
     if found is None:
