@@ -617,7 +617,15 @@ class Game:
             low = grouped & -grouped
             card = low.bit_length() - 1
             if card >= _FIRST_FORCE:  # F ids are the highest: only F cards are left
-                _add_force_plays(hand, plays, cut_in=False)
+                if self._multi[seat] & _FORCE_MASK:
+                    counts = _force_counts(hand)
+                else:  # each F held once (as in a full deck): the bits are the counts
+                    counts = _F_COUNTS[grouped >> _FIRST_FORCE]
+                found = _force_plays_for(counts, hand_size, cut_in=False)
+                if not plays:
+                    self._mv_plays = found  # shared, like every _mv_plays: never mutated
+                    return singles
+                plays.update(found)
                 break
             grouped ^= low
             count = hand.count(card)
@@ -634,8 +642,7 @@ class Game:
         hand = self._hands[seat]
         plays: dict[tuple[str, ...], Move] = {}
         if CLASS_OF[top] == FORCE_CLASS:
-            _add_force_plays(hand, plays, cut_in=True)
-            return plays
+            return _force_plays_for(_force_counts(hand), len(hand), cut_in=True)
         count = hand.count(top)
         if count == len(hand) and not IS_NUMBER[top]:
             count -= 1
@@ -834,9 +841,10 @@ class Game:
         self._color = COLOR_OF[card]
         if RANK[card] <= 9:  # no effect but the colour: the next seat plays
             # _start_turn, inlined: no chance is open at this point, so there is no
-            # cut-in chance of the next seat to take back.
+            # cut-in chance of the next seat to take back; and the phase is already
+            # "turn" (with no chooser), as this seat was on turn.
             nxt = (seat + self._dir) % self._n
-            self._phase, self._turn, self._chooser, self._drawn = _TURN, nxt, -1, False
+            self._turn, self._drawn = nxt, False
             deadline = self._clock = now + self._timeout
             clock = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
         else:
@@ -865,7 +873,11 @@ class Game:
         if rank == _WILD or rank == _WILD4:
             self._color = -1
             return self._ask_color(seat, nxt, now)
-        return self._start_turn(nxt, now)
+        # _start_turn, inlined: the play closed every chance, so there is no cut-in chance
+        # of the next seat to take back.
+        self._phase, self._turn, self._chooser, self._drawn = _TURN, nxt, -1, False
+        deadline = self._clock = now + self._timeout
+        return {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
 
     def _ask_color(self, chooser: int, then: int, now: float) -> Event:
         self._phase = _COLOR
@@ -1416,19 +1428,27 @@ def _class_count(hand: list[int], cls: int) -> int:
     return hand.count(cls)
 
 
-def _add_force_plays(hand: list[int], plays: dict[tuple[str, ...], Move],
-                     cut_in: bool) -> None:
-    """R4.4: every sub-multiset of the F cards held, once per final colour.
+def _force_counts(hand: list[int]) -> tuple[int, ...]:
+    """How many of each F card (R, B, G, Y) the hand holds."""
+    return tuple(map(hand.count, FORCE_IDS))
 
-    F cards never go out (R8.1), so a play may not use the whole hand.
+
+# _force_counts of a hand holding each F at most once, by the F bits of its mask.
+_F_COUNTS = tuple(tuple(bits >> c & 1 for c in range(len(FORCE_IDS))) for bits in range(16))
+
+
+def _force_plays_for(counts: tuple[int, ...], hand_size: int,
+                     cut_in: bool) -> dict[tuple[str, ...], Move]:
+    """R4.4: every sub-multiset of the F cards held (``counts``), once per final colour.
+
+    F cards never go out (R8.1), so a play may not use the whole hand. The dict
+    returned is shared (memoised): never mutate it.
     """
-    counts = tuple(map(hand.count, FORCE_IDS))
-    hand_size = len(hand)
     key = (counts, hand_size if hand_size <= sum(counts) else 0, cut_in)
     found = _FORCE_PLAYS.get(key)
     if found is None:
         found = _FORCE_PLAYS[key] = _force_plays(counts, hand_size, cut_in)
-    plays.update(found)
+    return found
 
 
 # Memo of _force_plays. Its keys are few (F counts per colour, and the hand size only when
