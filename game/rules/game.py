@@ -176,7 +176,7 @@ class Game:
         _check_table(players, first_player, rate, timeout, now)
         rng = random.Random(seed)
         deck = list(_FULL_DECK)
-        _shuffle(rng, deck)
+        rng.shuffle(deck)
         hands = [deck[s * _HAND_SIZE:(s + 1) * _HAND_SIZE] for s in range(players)]
         first = deck[players * _HAND_SIZE]
         rest = deck[players * _HAND_SIZE + 1:]
@@ -1334,46 +1334,6 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game {self._n} seats phase={self._phase.value} top={self.top} "
                 f"color={self.color} turn={self.turn}>")
-
-
-# (i, bits) for each swap of a shuffle of the full deck, highest i first: see _shuffle.
-_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in reversed(range(1, len(_FULL_DECK))))
-
-
-def _shuffle(rng: random.Random, deck: list[int]) -> None:
-    """``rng.shuffle(deck)`` for a full deck, with the same result, about twice as fast.
-
-    random.Random.shuffle draws each swap index with ``_randbelow(i + 1)``, that is with
-    ``getrandbits((i + 1).bit_length())`` repeated until the value is at most ``i``; this
-    makes the same draws without two Python calls per card. Every new game shuffles 112
-    cards, which costs as much as a dozen actions. Should a Python version ever draw
-    otherwise, the check at import (_SAME_SHUFFLE) makes this plain ``rng.shuffle``.
-    """
-    if not _SAME_SHUFFLE or len(deck) != len(_FULL_DECK):
-        rng.shuffle(deck)
-        return
-    getrandbits = rng.getrandbits
-    for i, bits in _SHUFFLE_STEPS:
-        j = getrandbits(bits)
-        while j > i:
-            j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-def _same_shuffle() -> bool:
-    """Whether _shuffle gives exactly what random.Random.shuffle gives (deck and state)."""
-    for seed in (0, 1, 2**32 - 1):
-        ours, theirs = list(_FULL_DECK), list(_FULL_DECK)
-        rng_ours, rng_theirs = random.Random(seed), random.Random(seed)
-        _shuffle(rng_ours, ours)
-        rng_theirs.shuffle(theirs)
-        if ours != theirs or rng_ours.getstate() != rng_theirs.getstate():
-            return False
-    return True
-
-
-_SAME_SHUFFLE = True  # assumed while _same_shuffle checks it
-_SAME_SHUFFLE = _same_shuffle()
 
 
 def _as_time(now: Any) -> float:
