@@ -63,3 +63,20 @@ def _fast_password_hashing(settings) -> None:
     # The default PBKDF2 hasher made account-heavy tests take minutes; tests check
     # behaviour, not hash strength.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def skip_unless_services(message: str) -> None:
+    """Skip a test that needs a real service, or fail it where CI promises the service
+    (DOBON_REQUIRE_SERVICES=1), so a green CI never hides a skipped real-service test."""
+    if os.environ.get("DOBON_REQUIRE_SERVICES") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def postgres_only() -> None:
+    """For tests of row locks and races, which SQLite cannot show."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        skip_unless_services("needs PostgreSQL row locks (set DATABASE_URL=postgres://…)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
@@ -152,8 +151,15 @@ def test_refusal_carries_engine_code_and_changes_nothing(room, alice, bob, carol
 
 
 @pytest.mark.parametrize(
-    "action", [None, "draw", {"type": "fly"}, {"type": "play", "cards": "R5"},
-               {"type": "play", "cards": []}, {"type": "color", "color": 3}]
+    "action",
+    [
+        None,
+        "draw",
+        {"type": "fly"},
+        {"type": "play", "cards": "R5"},
+        {"type": "play", "cards": []},
+        {"type": "color", "color": 3},
+    ],
 )
 def test_malformed_actions_are_refused_as_bad_action(room, alice, bob, action):
     game = started(room, alice, position(four_hands(), first_player=B))
@@ -293,8 +299,9 @@ def test_a_member_who_left_does_not_get_points_but_keeps_the_delta(room, alice, 
 
 def deck_out(room: Room, alice: Any, bob: Any, now: float) -> Game:
     """Bob (engine seat 1, first player) draws the last card: a deck-out (R12.1)."""
-    game = started(room, alice, position(four_hands(), deck=["Y0"], first_player=B, now=now),
-                   now=now)
+    game = started(
+        room, alice, position(four_hands(), deck=["Y0"], first_player=B, now=now), now=now
+    )
     play.perform_action(game, bob, {"type": "draw"}, now=now + 1)
     game.refresh_from_db()
     assert game.status == "finished" and game.result["kind"] == "deck_out"
@@ -395,8 +402,9 @@ def test_pushes_give_each_seat_only_its_own_hand(room, alice, bob, carol, dave):
     game = started(room, alice, position(four_hands(), first_player=B))
     engine = engine_of(game)
     events = engine.draw(B, NOW + 1)
-    change = play.TableChange(room.pk, game.pk, 1, 1, "running", engine, events,
-                              play._seats_of(game))
+    change = play.TableChange(
+        room.pk, game.pk, 1, 1, "running", engine, events, play._seats_of(game)
+    )
     pushes = dict(play.build_pushes(change))
     for user, seat in ((alice, A), (bob, B), (carol, C), (dave, D)):
         push = pushes[play.user_group(user.pk)]
@@ -443,18 +451,8 @@ def test_abort_stops_the_clock_and_bumps_the_version(room, alice):
 # -- a race on PostgreSQL -------------------------------------------------------------------------
 
 
-def require_postgres() -> None:
-    if connection.vendor == "postgresql":
-        return
-    message = "needs PostgreSQL row locks (set DATABASE_URL=postgres://…)"
-    if os.environ.get("DOBON_REQUIRE_SERVICES") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.mark.django_db(transaction=True)
-def test_simultaneous_cut_ins_exactly_one_wins_on_postgres(alice, bob, carol, dave):
-    require_postgres()
+def test_simultaneous_cut_ins_exactly_one_wins_on_postgres(alice, bob, carol, dave, postgres_only):
     room = make_room(alice, bob, carol, dave)
     hands = four_hands(a=["R5"], b=["R5", "G7"], c=["R5"])
     game = started(room, alice, position(hands, first_player=B))
@@ -465,8 +463,9 @@ def test_simultaneous_cut_ins_exactly_one_wins_on_postgres(alice, bob, carol, da
     def cut_in(user: Any) -> None:
         try:
             barrier.wait()
-            outcomes[user.username] = play.perform_action(game.pk, user, play_action("R5"),
-                                                          now=NOW + 2)
+            outcomes[user.username] = play.perform_action(
+                game.pk, user, play_action("R5"), now=NOW + 2
+            )
         except play.PlayError as exc:
             outcomes[user.username] = exc
         finally:

@@ -3,7 +3,6 @@ where the unique constraints alone could not."""
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -17,15 +16,6 @@ from game.services import rooms
 from game.services.rooms import RoomError
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def require_postgres() -> None:
-    if connection.vendor == "postgresql":
-        return
-    message = "needs PostgreSQL row locks (set DATABASE_URL=postgres://…)"
-    if os.environ.get("DOBON_REQUIRE_SERVICES") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 def _at_once(*calls: Callable[[], Any]) -> list[Any]:
@@ -50,16 +40,16 @@ def _at_once(*calls: Callable[[], Any]) -> list[Any]:
     return results
 
 
-def test_people_joining_at_once_each_get_their_own_free_seat(alice, bob, carol, dave):
-    require_postgres()
+def test_people_joining_at_once_each_get_their_own_free_seat(
+    alice, bob, carol, dave, postgres_only
+):
     room = rooms.create_room(alice, name="Rush hour")
     results = _at_once(*(lambda u=u: rooms.join_room(room, u) for u in (bob, carol, dave)))
     assert not [r for r in results if isinstance(r, Exception)], results
     assert sorted(room.memberships.values_list("seat_index", flat=True)) == [0, 1, 2, 3]
 
 
-def test_two_people_racing_for_one_seat_one_wins(alice, bob, carol):
-    require_postgres()
+def test_two_people_racing_for_one_seat_one_wins(alice, bob, carol, postgres_only):
     room = rooms.create_room(alice, name="Last chair")
     results = _at_once(
         lambda: rooms.take_seat(room, bob, 2), lambda: rooms.take_seat(room, carol, 2)
@@ -69,8 +59,9 @@ def test_two_people_racing_for_one_seat_one_wins(alice, bob, carol):
     assert room.memberships.filter(seat_index=2).count() == 1
 
 
-def test_shrinking_the_room_while_someone_sits_down_keeps_every_seat_inside(alice, bob):
-    require_postgres()
+def test_shrinking_the_room_while_someone_sits_down_keeps_every_seat_inside(
+    alice, bob, postgres_only
+):
     room = rooms.create_room(alice, name="Shrinking", seat_count=6)
     _at_once(
         lambda: rooms.update_room_settings(
