@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 

@@ -4,7 +4,19 @@ allow, and every entry is accepted by apply on a copy."""
 from __future__ import annotations
 
 from .helpers import (
-    A, B, C, D, ALL_COLOURS, DECLINE, DOBON, DRAW, PASS, RETURN, assert_legal, play, setup,
+    ALL_COLOURS,
+    DECLINE,
+    DOBON,
+    DRAW,
+    PASS,
+    RETURN,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    play,
+    setup,
 )
 
 FILL = ["B7", "B8"]

@@ -8,7 +8,7 @@ import pytest
 
 from game.rules import Game
 
-from .helpers import A, B, C, D, play, setup
+from .helpers import A, B, C, D, setup
 
 
 def _full_deck() -> Counter[str]:

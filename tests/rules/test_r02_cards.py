@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, assert_refused, assert_result, points, setup,
+    A,
+    B,
+    C,
+    D,
+    assert_refused,
+    assert_result,
+    points,
+    setup,
 )
 
 
@@ -19,10 +26,11 @@ def test_r2_unknown_card_code_is_a_value_error(bad: str) -> None:
         setup([["G1"], ["G2"]], deck=["G1", bad])
 
 
-def test_r2_unknown_code_in_a_play_is_refused_or_value_error() -> None:
+def test_r2_unknown_code_in_a_play_is_a_value_error_and_changes_nothing() -> None:
+    """ENGINE_API: unknown codes raise ValueError (here an IllegalAction, which is one)."""
     g = setup([["G1", "R5"], ["G2", "G3"]])
     before = g.to_dict()
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError):
         g.play(A, ["R10"], 0.0)
     assert g.to_dict() == before
 

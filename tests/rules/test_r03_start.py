@@ -7,7 +7,17 @@ import pytest
 from game.rules import Game
 
 from .helpers import (
-    A, B, C, D, DECLINE, DOBON, DRAW, assert_legal, assert_refused, play, setup,
+    DECLINE,
+    DOBON,
+    DRAW,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    play,
+    setup,
 )
 
 # Four seats, F = B (seat 1), so the dealer is A (seat 0). Filler hands match nothing

@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, DRAW, PASS, assert_legal, assert_refused, of_type, play, setup,
+    DRAW,
+    PASS,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    of_type,
+    play,
+    setup,
 )
 
 OTHERS = [["B7", "B8"], ["B7", "B8"], ["B7", "B8"]]  # 15 points each, nothing special
@@ -38,7 +48,7 @@ def test_r4_1_symbol_matches_symbol() -> None:
 
 
 def test_r4_1_plus_two_matches_plus_two_after_the_stack_was_taken() -> None:
-    """UNSETTLED (read from R4.1): after a take the top +2 matches a +2 of another colour by symbol."""
+    """UNSETTLED (read from R4.1): after a take, the top +2 matches another colour's +2."""
     g = setup([["R+2", "G1"], ["B7", "B8"], ["B+2", "G1"], ["B7", "B8"]])
     g.play(A, ["R+2"], 0.0)
     g.draw(B, 0.0)

@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, DRAW, assert_legal, assert_refused, assert_result, of_type, play, setup,
+    DRAW,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    assert_result,
+    of_type,
+    play,
+    setup,
 )
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, ALL_COLOURS, DRAW, assert_legal, assert_refused, of_type, setup,
+    ALL_COLOURS,
+    DRAW,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    of_type,
+    setup,
 )
 
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, DECLINE, DOBON, assert_legal, assert_refused, of_type, play, setup,
+    DECLINE,
+    DOBON,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    of_type,
+    play,
+    setup,
 )
 
 FILL = ["B7", "B8"]  # 15 points, identical to nothing played below

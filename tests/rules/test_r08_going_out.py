@@ -5,8 +5,18 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, DECLINE, DOBON, DRAW, assert_legal, assert_refused, assert_result, of_type,
-    play, setup,
+    DECLINE,
+    DOBON,
+    DRAW,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    assert_result,
+    of_type,
+    setup,
 )
 
 FILL = ["B7", "B8"]  # 15 points

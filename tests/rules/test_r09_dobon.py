@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, DECLINE, DOBON, assert_legal, assert_refused, assert_result, of_type, play,
+    DECLINE,
+    DOBON,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    assert_result,
+    of_type,
     setup,
 )
 

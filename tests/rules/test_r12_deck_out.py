@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, assert_refused, assert_result, hand_points, of_type, points, setup,
+    A,
+    B,
+    C,
+    D,
+    assert_refused,
+    assert_result,
+    hand_points,
+    of_type,
+    points,
+    setup,
 )
 
 FILL = ["B7", "B8"]

@@ -5,8 +5,21 @@ from __future__ import annotations
 
 import pytest
 
+from game.rules import IllegalAction
+
 from .helpers import (
-    A, B, C, D, DECLINE, DOBON, DRAW, PASS, RETURN, assert_refused, colour, play, refused,
+    DECLINE,
+    DOBON,
+    DRAW,
+    PASS,
+    RETURN,
+    A,
+    B,
+    C,
+    D,
+    colour,
+    play,
+    refused,
     setup,
 )
 
@@ -59,8 +72,9 @@ def test_empty_play_is_refused() -> None:
 def test_malformed_action_dicts_are_refused_without_change(action: dict) -> None:
     g = _fresh()
     before = g.to_dict()
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalAction) as refusal:
         g.apply(A, action, 0.0)
+    assert refusal.value.code == "malformed_action"
     assert g.to_dict() == before
 
 
@@ -68,8 +82,9 @@ def test_malformed_action_dicts_are_refused_without_change(action: dict) -> None
 def test_unknown_seat_is_refused_without_change(seat: int) -> None:
     g = _fresh()
     before = g.to_dict()
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalAction) as refusal:
         g.draw(seat, 0.0)
+    assert refusal.value.code == "invalid_seat"
     assert g.to_dict() == before
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import A, B, C, D, DRAW, assert_legal, assert_refused, play, setup
+from .helpers import DRAW, A, B, C, D, assert_legal, assert_refused, play, setup
 
 
 def _hands(n: int) -> list[list[str]]:

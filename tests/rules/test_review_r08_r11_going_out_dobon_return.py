@@ -5,8 +5,20 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (
-    A, B, C, D, DECLINE, DOBON, DRAW, RETURN, assert_legal, assert_refused, assert_result,
-    of_type, play, setup,
+    DECLINE,
+    DOBON,
+    DRAW,
+    RETURN,
+    A,
+    B,
+    C,
+    D,
+    assert_legal,
+    assert_refused,
+    assert_result,
+    of_type,
+    play,
+    setup,
 )
 
 
