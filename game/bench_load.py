@@ -127,13 +127,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# The production stack as README.md runs it, on plain HTTP over loopback: DEBUG off (its
+# query log alone costs every move), Celery instead of the in-process scheduler. The
+# secret key is inherited, so the session cookies this process creates stay valid.
+PRODUCTION_ENV = {
+    "DEBUG": "false",
+    "SECURE_SSL_REDIRECT": "false",
+    "SESSION_COOKIE_SECURE": "false",
+    "CSRF_COOKIE_SECURE": "false",
+    "DOBON_INPROCESS_SCHEDULER": "false",
+    "LOG_LEVEL": "WARNING",
+}
+
+
 class Processes:
     def __init__(self, logs: Path) -> None:
         self.logs = logs
         self.started: list[subprocess.Popen[bytes]] = []
 
     def start(self, name: str, args: list[str]) -> None:
-        env = {**os.environ, "DOBON_INPROCESS_SCHEDULER": "false", "LOG_LEVEL": "WARNING"}
+        env = {**os.environ, **PRODUCTION_ENV}
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 (lives as long as the process)
         self.started.append(subprocess.Popen(
             args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
