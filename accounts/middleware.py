@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+
+
+def chosen_language(cookies: Mapping[str, str]) -> str:
+    """The language picked with the switcher (its cookie) if the site speaks it, else
+    Japanese. Pages and the live table's messages both follow this."""
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    supported = {code for code, _name in settings.LANGUAGES}
+    return chosen if chosen in supported else settings.LANGUAGE_CODE
 
 
 class ChosenLanguageMiddleware:
@@ -20,11 +28,9 @@ class ChosenLanguageMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self.supported = {code for code, _name in settings.LANGUAGES}
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-        language = chosen if chosen in self.supported else settings.LANGUAGE_CODE
+        language = chosen_language(request.COOKIES)
         translation.activate(language)
         request.LANGUAGE_CODE = language
         response = self.get_response(request)

@@ -1,4 +1,3 @@
-from django.conf.urls.i18n import i18n_patterns  # noqa: F401  (kept for future locale URLs)
 from django.contrib import admin
 from django.urls import include, path
 

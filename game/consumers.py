@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
+from accounts.middleware import chosen_language
 from game.messages import message_for
 from game.services import play, rooms
 
@@ -60,7 +61,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.user = self.scope.get("user")
-        self.language = _language_of(self.scope)
+        self.language = chosen_language(self.scope.get("cookies", {}))
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND)
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
         self.user_id: int | None = None
@@ -271,10 +272,3 @@ def _watchable_room(room_id: int, user: Any, scope: dict[str, Any]) -> Any:
 def _table(room_id: int, user: Any, scope: dict[str, Any]) -> dict[str, Any]:
     room = _watchable_room(room_id, user, scope)
     return play.table_for(room, user)
-
-
-def _language_of(scope: dict[str, Any]) -> str:
-    """The site's language cookie if set, else the default (Japanese)."""
-    wanted = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    supported = {code for code, _name in settings.LANGUAGES}
-    return wanted if wanted in supported else settings.LANGUAGE_CODE

@@ -44,7 +44,6 @@ MESSAGES: dict[str, Promise] = {
     "already_declared": _("You have already declared dobon."),
     "not_eligible_to_return": _("You cannot return a dobon now."),
     "nothing_to_decline": _("There is nothing to decline."),
-    "no_stack_to_take": _("There is no draw stack to take."),
     "game_finished": _("The game is over."),
     "game_stopped_by_dobon": _("A dobon stopped the game."),
     "invalid_seat": _("No such seat at this table."),

@@ -20,8 +20,6 @@ from game.models import Membership, Room
 from game.services import rooms
 from game.services.rooms import RoomError
 
-# Rooms whose invite link or code this session used: it may see them while private.
-INVITED_SESSION_KEY = rooms.INVITED_SESSION_KEY
 PUBLIC_ROOMS_PER_PAGE = 20
 
 
@@ -36,19 +34,10 @@ class Seat:
         return self.index + 1
 
 
-def _invited_room_ids(request: HttpRequest) -> list[int]:
-    return rooms.invited_room_ids(request.session)
-
-
-def _remember_invite(request: HttpRequest, room: Room) -> None:
-    ids = set(_invited_room_ids(request)) | {room.pk}
-    request.session[INVITED_SESSION_KEY] = sorted(ids)
-
-
 def _visible_room(request: HttpRequest, room_id: int) -> Room:
     """The room, or a 404 that does not tell outsiders a private room exists."""
     room = get_object_or_404(Room.objects.select_related("owner"), pk=room_id)
-    if not rooms.can_view_room(room, request.user, _invited_room_ids(request)):
+    if not rooms.can_view_room(room, request.user, rooms.invited_room_ids(request.session)):
         raise Http404
     return room
 
@@ -289,7 +278,7 @@ def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
     """An invite lets this session see the room, private or not; taking a seat is a
     separate, deliberate POST on the room page (a GET never seats anyone)."""
     room = get_object_or_404(Room, invite_code=code)
-    _remember_invite(request, room)
+    rooms.remember_invite(request.session, room)
     if _member(room, request.user.pk) is None:
         messages.info(
             request,

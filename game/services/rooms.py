@@ -85,6 +85,11 @@ def invited_room_ids(session: Any) -> list[int]:
     return [int(pk) for pk in session.get(INVITED_SESSION_KEY, [])]
 
 
+def remember_invite(session: Any, room: Room) -> None:
+    """Let this session see `room` from now on (it arrived through the invite)."""
+    session[INVITED_SESSION_KEY] = sorted(set(invited_room_ids(session)) | {room.pk})
+
+
 def can_view_room(
     room: Room,
     user: AbstractBaseUser | AnonymousUser,
