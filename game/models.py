@@ -122,6 +122,9 @@ class Game(models.Model):
     number = models.PositiveIntegerField(_("game number"))
     state = models.JSONField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)
+    # Events logged so far: the next event's seq, kept on the locked row so appending
+    # events costs no extra query per move.
+    event_count = models.PositiveIntegerField(_("events logged"), default=0)
     # Unix time of the engine's earliest deadline; the beat sweep looks this up.
     next_deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
     status = models.CharField(

@@ -354,6 +354,7 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
         game, seats = do_create_game(room, by, seated, engine)
         events = _initial_events(engine)
         do_append_events(game, events)
+        game.save(update_fields=["event_count"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
             room_info=room_info(room), deadline=engine.next_deadline,
@@ -394,12 +395,7 @@ def do_create_game(
 
 
 def _initial_events(engine: Engine) -> list[Event]:
-    """The events that open the game: the engine's own if it keeps them, else ours."""
-    opening = getattr(engine, "initial_events", None)
-    if callable(opening):
-        opening = opening()
-    if opening:
-        return list(opening)
+    """The event that opens the game (Game.new returns none of its own)."""
     return [
         {
             "type": "start", "to": None, "seat": engine.turn, "top": engine.top,
@@ -573,10 +569,12 @@ def do_save(
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
-    game.save(
-        update_fields=["state", "version", "next_deadline", "status", "result", "finished_at"]
-    )
     do_append_events(game, events)
+    game.save(
+        update_fields=[
+            "state", "version", "next_deadline", "status", "result", "finished_at", "event_count"
+        ]
+    )
     if game.status != Game.Status.RUNNING:
         info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
     change = TableChange(
@@ -609,15 +607,17 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
 
 
 def do_append_events(game: Game, events: list[Event]) -> None:
-    """Append `events` at `game.version`, with sequence numbers that never skip."""
+    """Append `events` at `game.version`, with sequence numbers that never skip.
+
+    Under the game's row lock; the caller saves `game.event_count` with the game."""
     if not events:
         return
-    last = game.events.order_by("-seq").values_list("seq", flat=True).first()
-    start = 0 if last is None else last + 1
+    start = game.event_count
     GameEvent.objects.bulk_create(
         GameEvent(game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e)
         for i, e in enumerate(events)
     )
+    game.event_count = start + len(events)
 
 
 def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None = None) -> Game:
@@ -631,9 +631,11 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         game.next_deadline = None
         game.finished_at = to_datetime(now)
         game.version += 1
-        game.save(update_fields=["status", "next_deadline", "finished_at", "version"])
         who = getattr(by, "username", None)
         do_append_events(game, [{"type": "aborted", "to": None, "seat": None, "by": who}])
+        game.save(
+            update_fields=["status", "next_deadline", "finished_at", "version", "event_count"]
+        )
         room_id = game.room_id
         transaction.on_commit(lambda: notify_room_changed(room_id))
     return game

@@ -35,6 +35,7 @@ def game(room, alice, bob) -> Game:
         number=1,
         state={"phase": "turn"},
         version=7,
+        event_count=1,  # the one event logged below
         next_deadline=timezone.now(),
         started_by=alice,
     )
