@@ -71,6 +71,5 @@ class StartSchedulerMiddleware:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if _task is None or _task.done():
-            ensure_started()
+        ensure_started()
         await self.app(scope, receive, send)
