@@ -4,7 +4,8 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.forms import AdminUserChangeForm, AdminUserCreationForm
+from accounts.models import SignupAttempt, User
 from game.models import Membership
 
 
@@ -20,8 +21,28 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    form = AdminUserChangeForm
+    add_form = AdminUserCreationForm
     list_display = ["username", "email", "is_active", "is_staff", "date_joined", "last_login"]
     list_filter = ["is_active", "is_staff", "is_superuser", "date_joined"]
     search_fields = ["username", "email", "first_name", "last_name"]
     ordering = ["-date_joined"]
     inlines = [SeatInline]
+
+
+@admin.register(SignupAttempt)
+class SignupAttemptAdmin(admin.ModelAdmin):
+    """Sign-up attempts per address (accounts/throttle.py). Deleting an address's
+    attempts lifts its sign-up block at once; the login lockouts are under "Axes"."""
+
+    list_display = ["ip_address", "username", "created_at"]
+    list_filter = ["created_at"]
+    search_fields = ["ip_address", "username"]
+    readonly_fields = ["ip_address", "username", "created_at"]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False

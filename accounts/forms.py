@@ -1,8 +1,29 @@
 from __future__ import annotations
 
-from django.contrib.auth.forms import UserCreationForm
+from django import forms
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth.forms import UserChangeForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.usernames import normalize_username, username_key
+
+LOOK_ALIKE_MESSAGE = _(
+    "This name looks too much like an existing player's name (letters from other "
+    "alphabets, capitals, full-width or invisible characters count as the same). "
+    "Please choose another."
+)
+
+
+def check_username_free(username: str, exclude_pk: int | None = None) -> str:
+    """The username as it will be stored (NFKC), unless it or a look-alike is taken."""
+    username = normalize_username(username)
+    taken = User.objects.filter(username_key=username_key(username))
+    if exclude_pk is not None:
+        taken = taken.exclude(pk=exclude_pk)
+    if taken.exists():
+        raise forms.ValidationError(LOOK_ALIKE_MESSAGE, code="look_alike")
+    return username
 
 
 class SignupForm(UserCreationForm):
@@ -11,3 +32,29 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        # Django's own check may already have refused the name (it then returns None).
+        username = super().clean_username()
+        return check_username_free(username) if username else username
+
+
+class AdminUserCreationForm(auth_forms.AdminUserCreationForm):
+    """The admin's "add user" form, with the same look-alike check as sign-up."""
+
+    class Meta(auth_forms.AdminUserCreationForm.Meta):
+        model = User
+        fields = ("username",)
+
+    def clean_username(self) -> str:
+        # Django's own check may already have refused the name (it then returns None).
+        username = super().clean_username()
+        return check_username_free(username) if username else username
+
+
+class AdminUserChangeForm(UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = User
+
+    def clean_username(self) -> str:
+        return check_username_free(self.cleaned_data["username"], exclude_pk=self.instance.pk)

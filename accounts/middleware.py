@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 
 def chosen_language(cookies: Mapping[str, str]) -> str:
@@ -36,4 +36,19 @@ class ChosenLanguageMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         patch_vary_headers(response, ("Cookie",))  # the page depends on the language cookie
+        return response
+
+
+class PrivateCacheMiddleware:
+    """Pages shown to a signed-in person are theirs alone: `Cache-Control: private`, so
+    no shared cache (a proxy, a CDN) keeps one and hands it to someone else."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            patch_cache_control(response, private=True)
         return response

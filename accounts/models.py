@@ -1,11 +1,56 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.dispatch import Signal
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from accounts.usernames import username_key
+
+# Sent after a user's new password is saved (any path: the password page, the admin,
+# `manage.py changepassword`). Open sockets of that user close (game/signals.py).
+password_changed = Signal()
 
 
 class User(AbstractUser):
     """A registered player. Custom from the first migration so it can grow later."""
 
+    # Look-alike names share this key (accounts/usernames.py); unique, so two of them
+    # cannot both be registered, not even by two sign-ups racing each other.
+    username_key = models.CharField(_("username skeleton"), max_length=160, unique=True,
+                                    editable=False)
+
     def get_absolute_url(self) -> str:
         return reverse("accounts:profile", kwargs={"username": self.username})
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_key = username_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        # set_password keeps the raw password until the save that stores its hash.
+        changed_password = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if changed_password:
+            password_changed.send(sender=type(self), user=self)
+
+
+class SignupAttempt(models.Model):
+    """One sign-up form sent from an address: more than DOBON_SIGNUP_LIMIT of them
+    within DOBON_SIGNUP_WINDOW are refused (accounts/throttle.py). Deleting an
+    address's rows in the admin lifts its block."""
+
+    ip_address = models.GenericIPAddressField(_("address"), db_index=True)
+    username = models.CharField(_("username tried"), max_length=150, blank=True)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("sign-up attempt")
+        verbose_name_plural = _("sign-up attempts")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.ip_address} {self.username} {self.created_at:%Y-%m-%d %H:%M}"

@@ -6,13 +6,15 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from accounts.forms import SignupForm
+from accounts import throttle
+from accounts.forms import LOOK_ALIKE_MESSAGE, SignupForm
 from accounts.models import User
 
 
@@ -28,13 +30,35 @@ def _safe_next(request: HttpRequest) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("game:lobby")
+    if request.method == "POST":
+        if throttle.signup_blocked(request):
+            # Refused unread: a flood creates no accounts and hashes no passwords.
+            return render(
+                request,
+                "accounts/signup.html",
+                {"form": SignupForm(), "next": _safe_next(request), "throttled": True},
+                status=429,
+            )
+        throttle.record_signup_attempt(request, request.POST.get("username", ""))
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
-        return redirect(_safe_next(request) or resolve_url("game:lobby"))
+        user = _create_account(form)
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+            return redirect(_safe_next(request) or resolve_url("game:lobby"))
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+def _create_account(form: SignupForm) -> User | None:
+    """Save the new account, or None with a form error if a look-alike name won a race
+    since the form was checked (the unique username_key says so)."""
+    try:
+        with transaction.atomic():
+            return form.save()
+    except IntegrityError:
+        form.add_error("username", LOOK_ALIKE_MESSAGE)
+        return None
 
 
 class LoginView(auth_views.LoginView):

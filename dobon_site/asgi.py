@@ -14,16 +14,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from dobon_site.security import SiteOriginValidator  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from game.scheduler import StartSchedulerMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        # Origins are compared with scheme, host and port (DOBON_WS_ALLOWED_ORIGINS).
+        "websocket": SiteOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

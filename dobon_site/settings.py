@@ -7,12 +7,19 @@ REDIS_URL switches on channels-redis and Celery (see README.md).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 from dobon_site.env import env_bool, env_int, env_list, env_str
+from dobon_site.security import (
+    check_origins,
+    check_secret_key,
+    default_websocket_origins,
+    proxy_ssl_header,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -20,8 +27,17 @@ DEBUG = env_bool("DEBUG", default=True)
 # The "django-insecure-" prefix makes `check --deploy` flag this key if it reaches production.
 _DEV_SECRET = "django-insecure-dobon-uno-development-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET)
+# A production process (DEBUG off) does not start with the key committed above.
+check_secret_key(SECRET_KEY, _DEV_SECRET, DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# The development server's port (`make run PORT=...`): its http origin may open sockets.
+DOBON_DEV_PORT = env_int("DOBON_DEV_PORT", 8000)
+# Origins (scheme, host and port) whose pages may open a websocket (dobon_site/security.py).
+DOBON_WS_ALLOWED_ORIGINS = check_origins(
+    env_list("DOBON_WS_ALLOWED_ORIGINS")
+    or default_websocket_origins(ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DEBUG, DOBON_DEV_PORT)
+)
 
 INSTALLED_APPS = [
     "daphne",
@@ -33,12 +49,14 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "accounts",
     "game",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "dobon_site.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ChosenLanguageMiddleware",
@@ -47,6 +65,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "accounts.middleware.PrivateCacheMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "dobon_site.urls"
@@ -88,6 +109,27 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "game:lobby"
 LOGOUT_REDIRECT_URL = "game:lobby"
+
+# Login throttling (django-axes): the first backend refuses a locked-out username or
+# address before the password is hashed. README.md, "Login throttling".
+AUTHENTICATION_BACKENDS = [
+    "accounts.throttle.ThrottledLoginBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("DOBON_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DOBON_LOGIN_COOLOFF_MINUTES", 15))
+# Either one locks: a username tried from many addresses, or an address trying many names.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
+AXES_VERBOSE = False
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+# Behind N reverse proxies that append to X-Forwarded-For, the client's address is the
+# N-th entry from the right; 0 (no proxy) uses the connection's address (README.md).
+DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
+# Sign-up floods: at most this many sign-up attempts per address and window.
+DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 5)
+DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -177,9 +219,26 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Only behind a proxy that sets (and overwrites) this header, e.g.
+# SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto; unset, a client cannot claim HTTPS.
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header(env_str("SECURE_PROXY_SSL_HEADER"))
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+# Content-Security-Policy of every page (dobon_site/security.py adds the websocket origin):
+# scripts and styles only from our own static files, nothing inline.
+DOBON_CSP = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
 
 LOGGING = {
     "version": 1,

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class GameConfig(AppConfig):
     name = "game"
     verbose_name = _("Games and rooms")
+
+    def ready(self) -> None:
+        from game import signals  # noqa: F401 (connects the receivers)

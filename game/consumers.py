@@ -5,7 +5,8 @@ Server → client: `state` (the whole table as this user may see it), `event` (o
 event this user may see), `error` (a refusal, to the sender only). Every state and
 event carries the game's version; a client that sees a gap sends `sync`.
 
-Close codes: 4401 not signed in, 4403 private room and not a member, 4404 no room.
+Close codes (docs/protocol.md): 4401 not signed in or the session ended, 4404 no such
+room or not yours to see (one code for both), 4408 access went away while connected.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from django.utils import translation
 
 from accounts.middleware import chosen_language
 from game.messages import message_for
-from game.services import play, rooms
+from game.services import access, play, rooms
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ T = TypeVar("T")
 # How long a push that skipped a version waits for the missing one (see deliver).
 REORDER_WAIT = 0.2
 
-CLOSE_CODES = {"anonymous": 4401, "forbidden": 4403, "no_room": 4404}
+CLOSE_CODES = {"anonymous": 4401, "no_room": 4404}
 
 
 class TokenBucket:
@@ -65,6 +66,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND)
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
         self.user_id: int | None = None
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
         self.watching = False
         self.held: dict[int, dict[str, Any]] = {}  # pushes waiting for an earlier version
         self.releaser: asyncio.Task[None] | None = None
@@ -73,7 +75,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             room = await in_db_thread(_watchable_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
-            await self.close(code=CLOSE_CODES.get(exc.code, 4403))
+            await self.close(code=CLOSE_CODES.get(exc.code, 4404))
             return
         self.user_id = self.user.pk
         # Join before reading the table, so no change falls between the read and the join.
@@ -236,6 +238,31 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def table_sync(self, message: dict[str, Any]) -> None:
         await self.send_table(force=True)
 
+    # -- access that follows changes (game/services/access.py) ---------------------------------
+
+    async def access_check(self, message: dict[str, Any]) -> None:
+        """The room's access rule changed: close unless this user may still see it."""
+        if self.user_id is None:
+            return
+        try:
+            await in_db_thread(_still_watchable, self.room_id, self.user, self.session_key)
+        except play.PlayError:
+            await self.revoke(access.CLOSE_ACCESS_REVOKED)
+
+    async def access_revoked(self, message: dict[str, Any]) -> None:
+        if message["room"] == self.room_id:
+            await self.revoke(access.CLOSE_ACCESS_REVOKED)
+
+    async def session_ended(self, message: dict[str, Any]) -> None:
+        if access.session_matches(message, self.session_key):
+            await self.revoke(access.CLOSE_SESSION_ENDED)
+
+    async def revoke(self, code: int) -> None:
+        """Leave every group first, so that nothing more reaches this socket, then close."""
+        await self.disconnect(code)
+        self.user_id = None
+        await self.close(code=code)
+
 
 async def in_db_thread(fn: Callable[..., T], *args: Any) -> T:
     """Run `fn` in the process's database thread, keeping its connection open.
@@ -267,6 +294,10 @@ def _watchable_room(room_id: int, user: Any, scope: dict[str, Any]) -> Any:
     # Reading the session is a query too, so it happens here, in the database thread.
     invited = rooms.invited_room_ids(scope.get("session"))
     return play.check_can_watch(room_id, user, invited)
+
+
+def _still_watchable(room_id: int, user: Any, session_key: str | None) -> Any:
+    return play.check_can_watch(room_id, user, access.current_invites(session_key))
 
 
 def _table(room_id: int, user: Any, scope: dict[str, Any]) -> dict[str, Any]:

@@ -47,6 +47,12 @@ class RoomForm(forms.ModelForm):
         return cls(data, initial=initial)
 
 
+INVALID_INVITE_MESSAGE = _(
+    "This invite code is not valid: it is mistyped, or the room's owner replaced it. "
+    "Ask the owner for the current link."
+)
+
+
 class JoinCodeForm(forms.Form):
     code = forms.CharField(
         label=_("Invite code"),
@@ -58,7 +64,7 @@ class JoinCodeForm(forms.Form):
     def clean_code(self) -> str:
         room = find_room_by_code(self.cleaned_data["code"])
         if room is None:
-            raise forms.ValidationError(_("No room has this invite code."), code="unknown")
+            raise forms.ValidationError(INVALID_INVITE_MESSAGE, code="unknown")
         self.room = room
         return room.invite_code
 

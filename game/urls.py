@@ -20,6 +20,7 @@ urlpatterns: list[URLPattern] = [
         views.transfer_ownership,
         name="transfer_ownership",
     ),
+    path("rooms/<int:room_id>/invite/rotate/", views.rotate_invite, name="rotate_invite"),
     path("join/", views.join_by_code, name="join_by_code"),
     path("join/<str:code>/", views.join_by_invite, name="join"),
 ]

@@ -266,6 +266,18 @@ def _confirm(
 
 
 @login_required
+@require_POST
+def rotate_invite(request: HttpRequest, room_id: int) -> HttpResponse:
+    """The owner replaces the invite code; the old link and code stop working."""
+    room = _owned_room(request, room_id)
+    rooms.rotate_invite_code(room, request.user)
+    messages.success(
+        request, _("The invite link is new: the old link and code no longer work.")
+    )
+    return redirect(f"{room.get_absolute_url()}#invite")
+
+
+@login_required
 def join_by_code(request: HttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -276,8 +288,13 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 @login_required
 def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
     """An invite lets this session see the room, private or not; taking a seat is a
-    separate, deliberate POST on the room page (a GET never seats anyone)."""
-    room = get_object_or_404(Room, invite_code=code)
+    separate, deliberate POST on the room page (a GET never seats anyone). A code the
+    owner replaced says so (404, like a code that never existed)."""
+    room = Room.objects.filter(invite_code=code).first()
+    if room is None:
+        return render(
+            request, "game/join.html", {"form": JoinCodeForm(), "invite_invalid": True}, status=404
+        )
     rooms.remember_invite(request.session, room)
     if _member(room, request.user.pk) is None:
         messages.info(

@@ -23,7 +23,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -163,7 +163,7 @@ def _seats_of(game: Game) -> list[Seat]:
 def check_can_watch(
     room_id: int,
     user: AbstractBaseUser | AnonymousUser,
-    invited_room_ids: Collection[int] = (),
+    invited_room_ids: Mapping[int, str] | None = None,
 ) -> Room:
     """The room, if `user` may watch it live: the same rule as the room page
     (`rooms.can_view_room`): any signed-in user for a public room; the owner, members
@@ -174,7 +174,9 @@ def check_can_watch(
     if room is None:
         raise PlayError("no_room", "")
     if not rooms.can_view_room(room, user, invited_room_ids):
-        raise PlayError("forbidden", "")
+        # The same answer as for a room that does not exist: an outsider cannot tell a
+        # private room is there (HTTP answers 404 for both too).
+        raise PlayError("no_room", "")
     return room
 
 

@@ -12,7 +12,7 @@ an owner's power without being the owner raises `PermissionDenied` (a 403).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
@@ -30,7 +30,9 @@ from game.models import (
     Game,
     Membership,
     Room,
+    new_invite_code,
 )
+from game.services import access
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -73,33 +75,45 @@ def public_rooms() -> QuerySet[Room]:
     return Room.objects.filter(is_public=True)
 
 
-# The rooms a browser session arrived at through an invite link or code (R: private
-# rooms are visible to them before they sit down).
-INVITED_SESSION_KEY = "dobon_invited_rooms"
+# The rooms a browser session arrived at through an invite link or code, each with the
+# code it came with (private rooms are visible to them before they sit down, as long as
+# that code is still the room's: rotating the code ends every such invite).
+INVITED_SESSION_KEY = "dobon_invites"
 
 
-def invited_room_ids(session: Any) -> list[int]:
-    """The invited rooms remembered in a Django session (HTTP request or websocket scope)."""
+def invited_room_ids(session: Any) -> dict[int, str]:
+    """The invites remembered in a Django session (HTTP request or websocket scope):
+    room id → the invite code used. Checked against the room's current code by
+    `can_view_room`."""
     if session is None:
-        return []
-    return [int(pk) for pk in session.get(INVITED_SESSION_KEY, [])]
+        return {}
+    stored = session.get(INVITED_SESSION_KEY, {})
+    if not isinstance(stored, dict):
+        return {}
+    return {int(pk): str(code) for pk, code in stored.items()}
 
 
 def remember_invite(session: Any, room: Room) -> None:
-    """Let this session see `room` from now on (it arrived through the invite)."""
-    session[INVITED_SESSION_KEY] = sorted(set(invited_room_ids(session)) | {room.pk})
+    """Let this session see `room` while its invite code stays the same."""
+    invites = {str(pk): code for pk, code in invited_room_ids(session).items()}
+    invites[str(room.pk)] = room.invite_code
+    session[INVITED_SESSION_KEY] = invites
+
+
+def holds_current_invite(room: Room, invites: Mapping[int, str]) -> bool:
+    return invites.get(room.pk) == room.invite_code
 
 
 def can_view_room(
     room: Room,
     user: AbstractBaseUser | AnonymousUser,
-    invited_room_ids: Collection[int] = (),
+    invites: Mapping[int, str] | None = None,
 ) -> bool:
     """Public rooms are open to everyone signed in; private ones to their owner, their
-    members and whoever arrived through the invite link or code."""
+    members and whoever arrived through the room's current invite link or code."""
     if not user.is_authenticated:
         return False
-    if room.is_public or room.owner_id == user.pk or room.pk in invited_room_ids:
+    if room.is_public or room.owner_id == user.pk or holds_current_invite(room, invites or {}):
         return True
     return room.memberships.filter(user_id=user.pk).exists()
 
@@ -285,14 +299,20 @@ def update_room_settings(
                 % {"seat": highest + 1, "count": highest + 1},
                 field="seat_count",
             )
+        turned_private = room.is_public and not is_public
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
         room.save()
+        if turned_private:
+            access.notify_access_changed(room.pk)
     return room
 
 
 def remove_member(room: Room, by: User, user_id: int) -> Room:
-    """The owner unseats someone else; during a game their seat plays on by timeouts."""
+    """The owner unseats someone else; during a game their seat plays on by timeouts.
+
+    The invite code rotates too, so the removed member cannot walk back in with the
+    code they saw; their open sockets in the room close."""
     with transaction.atomic():
         room = _lock(room)
         check_owner(room, by)
@@ -302,7 +322,22 @@ def remove_member(room: Room, by: User, user_id: int) -> Room:
         if membership is None:
             raise RoomError(_("That person does not sit in this room."))
         membership.delete()
-        room.save(update_fields=["updated_at"])
+        room.invite_code = new_invite_code()
+        room.save(update_fields=["invite_code", "updated_at"])
+        access.notify_removed(room.pk, user_id)
+        access.notify_access_changed(room.pk)
+    return room
+
+
+def rotate_invite_code(room: Room, by: User) -> Room:
+    """The owner replaces the invite code: old links and codes stop working, and
+    sessions that came in through them no longer see a private room."""
+    with transaction.atomic():
+        room = _lock(room)
+        check_owner(room, by)
+        room.invite_code = new_invite_code()
+        room.save(update_fields=["invite_code", "updated_at"])
+        access.notify_access_changed(room.pk)
     return room
 
 

@@ -107,10 +107,12 @@ async def test_anonymous_is_refused_with_4401(table):
     assert await closed_with(socket) == 4401
 
 
-async def test_outsider_cannot_watch_a_private_room_4403(alice, bob, mallory):
+async def test_outsider_cannot_watch_a_private_room_4404_like_a_missing_one(alice, bob, mallory):
+    """Issue 11: one close code for "no such room" and "not yours to see", as HTTP
+    answers 404 for both, so an outsider cannot tell a private room exists."""
     room = await sync_to_async(make_room)(alice, bob, is_public=False)
     outsider = await open_socket(mallory, room.pk)
-    assert await closed_with(outsider) == 4403
+    assert await closed_with(outsider) == 4404
     member = await open_socket(bob, room.pk)
     _, state = await next_state(member)
     assert state["view"] is None

@@ -291,7 +291,9 @@ def test_visibility_of_private_rooms(alice, bob, mallory):
     assert rooms.can_view_room(private, alice)
     assert rooms.can_view_room(private, bob)
     assert not rooms.can_view_room(private, mallory)
-    assert rooms.can_view_room(private, mallory, invited_room_ids=[private.pk])
+    assert rooms.can_view_room(private, mallory, {private.pk: private.invite_code})
+    # An invite counts only with the room's current code (issue 11: rotated codes).
+    assert not rooms.can_view_room(private, mallory, {private.pk: "an-old-code"})
 
 
 def test_find_room_by_code_accepts_the_code_or_the_whole_link(room):
