@@ -1,0 +1,140 @@
+"""Issue 11: invite codes the owner can replace, and a removed member who stays out.
+
+Personas: alice owns the room, bob sits in it (and is removed), carol sits in it too,
+mallory is an outsider, and an anonymous visitor is signed in as nobody.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from game.models import Room
+from game.services import rooms
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def private_room(alice, bob, carol):
+    room = rooms.create_room(alice, name="Secret", is_public=False)
+    rooms.take_seat(room, bob, 1)
+    rooms.take_seat(room, carol, 2)
+    return room
+
+
+def _join(code: str) -> str:
+    return reverse("game:join", args=[code])
+
+
+def _rotate(room: Room) -> str:
+    return reverse("game:rotate_invite", args=[room.pk])
+
+
+def test_owner_rotates_the_code_and_the_old_link_says_it_no_longer_works(
+    client, private_room, alice, mallory
+):
+    old = private_room.invite_code
+    client.force_login(alice)
+    response = client.post(_rotate(private_room))
+    assert response.status_code == 302
+    private_room.refresh_from_db()
+    assert private_room.invite_code != old
+    page = client.get(private_room.get_absolute_url()).content.decode()
+    assert private_room.invite_code in page and old not in page
+
+    client.force_login(mallory)
+    response = client.get(_join(old))
+    assert response.status_code == 404
+    assert 'data-testid="invite-invalid"' in response.content.decode()
+    assert client.get(private_room.get_absolute_url()).status_code == 404
+    # The new link works.
+    assert client.get(_join(private_room.invite_code)).url == private_room.get_absolute_url()
+    assert client.get(private_room.get_absolute_url()).status_code == 200
+
+
+def test_an_old_code_typed_in_is_refused_with_a_reason(client, private_room, alice, mallory):
+    old = private_room.invite_code
+    rooms.rotate_invite_code(private_room, alice)
+    client.force_login(mallory)
+    response = client.post(reverse("game:join_by_code"), {"code": old})
+    assert response.status_code == 200
+    errors = response.context["form"].errors["code"]
+    assert any("replaced" in str(e) or "差し替え" in str(e) for e in errors)
+
+
+def test_a_session_invited_before_the_rotation_no_longer_sees_the_room(
+    client, private_room, alice, mallory
+):
+    client.force_login(mallory)
+    client.get(_join(private_room.invite_code))
+    assert client.get(private_room.get_absolute_url()).status_code == 200
+    rooms.rotate_invite_code(private_room, alice)
+    assert client.get(private_room.get_absolute_url()).status_code == 404
+    response = client.post(reverse("game:take_seat", args=[private_room.pk]), {})
+    assert response.status_code == 404
+    assert not private_room.memberships.filter(user=mallory).exists()
+
+
+def test_removed_member_cannot_see_or_rejoin_a_private_room(client, private_room, alice, bob):
+    """The finding: a removed member reused the code seen on the room page."""
+    client.force_login(bob)
+    seen_code = private_room.invite_code
+    client.get(_join(seen_code))  # bob's session holds the invite too
+    rooms.remove_member(private_room, alice, bob.pk)
+
+    assert client.get(private_room.get_absolute_url()).status_code == 404
+    assert client.get(_join(seen_code)).status_code == 404
+    response = client.post(reverse("game:take_seat", args=[private_room.pk]), {"seat_index": 1})
+    assert response.status_code == 404
+    assert not private_room.memberships.filter(user=bob).exists()
+
+
+def test_removal_through_the_page_rotates_the_code(client, private_room, alice, bob, carol):
+    old = private_room.invite_code
+    client.force_login(alice)
+    client.post(reverse("game:remove_member", args=[private_room.pk, bob.pk]))
+    private_room.refresh_from_db()
+    assert private_room.invite_code != old
+    # Those still seated see the room as before.
+    client.force_login(carol)
+    assert client.get(private_room.get_absolute_url()).status_code == 200
+
+
+def test_only_the_owner_may_rotate(client, private_room, bob, mallory):
+    old = private_room.invite_code
+    client.force_login(bob)  # a member
+    assert client.post(_rotate(private_room)).status_code == 403
+    client.force_login(mallory)  # an outsider: the room stays invisible
+    assert client.post(_rotate(private_room)).status_code == 404
+    client.logout()  # anonymous: off to the login page
+    response = client.post(_rotate(private_room))
+    assert response.status_code == 302 and reverse("accounts:login") in response.url
+    private_room.refresh_from_db()
+    assert private_room.invite_code == old
+
+
+def test_rotating_is_a_post(client, private_room, alice):
+    client.force_login(alice)
+    assert client.get(_rotate(private_room)).status_code == 405
+
+
+def test_the_owner_sees_the_rotate_button_and_members_do_not(client, private_room, alice, bob):
+    client.force_login(alice)
+    assert 'data-testid="rotate-invite"' in client.get(private_room.get_absolute_url()).content.decode()
+    client.force_login(bob)
+    assert 'data-testid="rotate-invite"' not in client.get(
+        private_room.get_absolute_url()
+    ).content.decode()
+
+
+def test_a_session_from_before_invites_carried_their_code_sees_nothing(
+    client, private_room, mallory
+):
+    """Sessions that stored bare room ids (before this change) grant no access."""
+    client.force_login(mallory)
+    session = client.session
+    session["dobon_invited_rooms"] = [private_room.pk]
+    session[rooms.INVITED_SESSION_KEY] = [private_room.pk]
+    session.save()
+    assert client.get(private_room.get_absolute_url()).status_code == 404
