@@ -30,6 +30,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import signal
 import socket
 import statistics
@@ -61,6 +62,9 @@ def ensure_database(url: str) -> None:
 
 def django_setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dobon_site.settings")
+    # The stack runs with DEBUG off, which refuses the development key: one key for this
+    # run, shared with the processes it starts so that its session cookies are valid there.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     import django
 
     django.setup()
@@ -145,8 +149,8 @@ class Processes:
         self.logs = logs
         self.started: list[subprocess.Popen[bytes]] = []
 
-    def start(self, name: str, args: list[str]) -> None:
-        env = {**os.environ, **PRODUCTION_ENV}
+    def start(self, name: str, args: list[str], extra_env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, **PRODUCTION_ENV, **(extra_env or {})}
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 (lives as long as the process)
         self.started.append(subprocess.Popen(
             args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
@@ -155,7 +159,8 @@ class Processes:
     def daphne(self) -> int:
         port = free_port()
         self.start(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                      "dobon_site.asgi:application"])
+                                      "dobon_site.asgi:application"],
+                   {"DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}"})
         wait_port(port)
         return port
 

@@ -126,7 +126,7 @@ def test_configured_origins_must_name_a_scheme():
     assert done.returncode != 0 and "DOBON_WS_ALLOWED_ORIGINS" in done.stderr
 
 
-# -- Content-Security-Policy ----------------------------------------------------------------------
+# -- Content-Security-Policy ---------------------------------------------------------------
 
 
 def _csp(response) -> dict[str, str]:
@@ -163,7 +163,7 @@ def test_templates_hold_nothing_the_policy_would_block(template):
     assert found == []
 
 
-# -- caching ----------------------------------------------------------------------------------------
+# -- caching ---------------------------------------------------------------------------------
 
 
 @pytest.mark.django_db

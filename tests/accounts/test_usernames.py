@@ -44,7 +44,10 @@ def test_a_look_alike_of_an_existing_name_is_refused(client, alice, look_alike):
     assert User.objects.count() == 1
 
 
-@pytest.mark.parametrize("name", ["たろう", "山田太郎", "ドボン王", "ガイ", "カイ", "alicia", "bob_2"])
+DISTINCT = ["たろう", "山田太郎", "ドボン王", "ガイ", "カイ", "alicia", "bob_2"]
+
+
+@pytest.mark.parametrize("name", DISTINCT)
 def test_distinct_names_including_japanese_ones_are_accepted(client, alice, name):
     assert _sign_up(client, name).status_code == 302
     assert User.objects.filter(username=name).exists()

@@ -88,10 +88,13 @@ class Stack:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     ports: list[int] = field(default_factory=list)
 
-    def start(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+    def start(
+        self, name: str, args: list[str], extra_env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
         process = subprocess.Popen(
-            args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            args, cwd=ROOT, env={**self.env, **(extra_env or {})},
+            stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,  # its own group, so a worker's pool children die with it
         )
         self.processes.append(process)
@@ -99,8 +102,10 @@ class Stack:
 
     def daphne(self) -> int:
         port = free_port()
+        # Pages and sockets of this daphne come from its own origin (scheme, host and port).
         self.start(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                      "dobon_site.asgi:application"])
+                                      "dobon_site.asgi:application"],
+                   {"DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}"})
         wait_for_http(port)
         self.ports.append(port)
         return port

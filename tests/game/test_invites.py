@@ -121,7 +121,8 @@ def test_rotating_is_a_post(client, private_room, alice):
 
 def test_the_owner_sees_the_rotate_button_and_members_do_not(client, private_room, alice, bob):
     client.force_login(alice)
-    assert 'data-testid="rotate-invite"' in client.get(private_room.get_absolute_url()).content.decode()
+    page = client.get(private_room.get_absolute_url()).content.decode()
+    assert 'data-testid="rotate-invite"' in page
     client.force_login(bob)
     assert 'data-testid="rotate-invite"' not in client.get(
         private_room.get_absolute_url()
