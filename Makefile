@@ -1,26 +1,40 @@
 # Two commands on a fresh machine: `make run` (the site with laptop defaults) and
-# `make test` (every test). Both build .venv themselves; uv is used when present
-# because it installs in seconds, pip otherwise.
+# `make test` (every test). Both build .venv themselves from requirements.lock (exact
+# versions with hashes, so every machine installs the same set); uv is used when present
+# because it installs in seconds, pip otherwise. `make lock` regenerates the lock file
+# after a change to pyproject.toml's dependencies.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+LOCK := requirements.lock
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test test-fast lint typecheck messages bench bench-load clean
+.PHONY: install lock run test test-fast lint typecheck messages bench bench-load clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The locked set first (hash-checked), then the project itself without resolving again.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	if command -v uv >/dev/null 2>&1; then \
-		uv pip install --python $(BIN)/python -e '.[dev]'; \
+		uv pip install --python $(BIN)/python -r $(LOCK) && \
+		uv pip install --python $(BIN)/python --no-deps -e .; \
 	else \
 		$(BIN)/python -m pip install --quiet --upgrade pip && \
-		$(BIN)/python -m pip install --quiet -e '.[dev]'; \
+		$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK) && \
+		$(BIN)/python -m pip install --quiet --no-deps -e .; \
 	fi
 	touch $(STAMP)
+
+# Needs uv (installed into .venv when it is not on the PATH).
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	if command -v uv >/dev/null 2>&1; then UV=uv; else \
+		$(BIN)/python -m pip install --quiet uv && UV=$(BIN)/uv; fi; \
+	$$UV pip compile pyproject.toml --extra dev --python-version 3.11 --universal \
+		--generate-hashes -o $(LOCK)
 
 run: install
 	$(BIN)/python manage.py migrate --noinput

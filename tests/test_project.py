@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_TOP_LEVEL = {
     "manage.py", "pyproject.toml", "README.md", "dobon_site", "game", "accounts",
-    "templates", "static", "tests", ".ci", "Makefile", "docs",
+    "templates", "static", "tests", ".ci", "Makefile", "docs", "requirements.lock",
 }
 
 
@@ -74,3 +74,25 @@ def test_readme_and_ci_use_the_same_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "make run" in readme and "make test" in readme
     assert re.search(r"^make test$", ci, re.M)
+
+
+def _requirement_name(spec: str) -> str:
+    return re.split(r"[\[<>=!~; ]", spec, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_the_lock_file_pins_every_dependency_with_hashes() -> None:
+    """`make` installs from requirements.lock (issue 11: reproducible installs); a
+    dependency added to pyproject.toml without `make lock` would be missing there."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = {_requirement_name(s) for s in
+              [*project["dependencies"], *project["optional-dependencies"]["dev"]]}
+    lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    pinned = re.findall(r"^([A-Za-z0-9_.-]+)==", lock, re.M)
+    assert wanted - {name.lower() for name in pinned} == set()
+    blocks = re.split(r"^(?=[A-Za-z0-9_.-]+==)", lock, flags=re.M)[1:]
+    assert len(blocks) == len(pinned)
+    assert all("--hash=sha256:" in block for block in blocks)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "-r $(LOCK)" in makefile and "--no-deps -e ." in makefile
