@@ -38,7 +38,7 @@ lock:
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DOBON_DEV_PORT=$(PORT) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Browser tests run in their own pytest process: sync Playwright and pytest-asyncio
 # cannot share one event loop (FIELD-NOTES.md).

@@ -24,6 +24,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.models import SignupAttempt
+from accounts.usernames import normalize_username
 
 UNKNOWN_ADDRESS = "0.0.0.0"  # noqa: S104 (a placeholder, never bound to)
 
@@ -81,3 +82,10 @@ def lockout_response(
     """The page for a refused login (AXES_LOCKOUT_CALLABLE): 429, in the site's language."""
     minutes = max(1, math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
     return render(request, "accounts/locked_out.html", {"minutes": minutes}, status=429)
+
+
+def login_username(request: HttpRequest, credentials: Any = None) -> str:
+    """The name failures count against (AXES_USERNAME_CALLABLE): NFKC and case-folded,
+    so `ALICE` and full-width `ａｌｉｃｅ` wear down the same allowance as `alice`."""
+    raw = (credentials or {}).get("username") or request.POST.get("username", "")
+    return normalize_username(str(raw)).casefold()[:255]

@@ -124,11 +124,12 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 AXES_VERBOSE = False
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 # Behind N reverse proxies that append to X-Forwarded-For, the client's address is the
 # N-th entry from the right; 0 (no proxy) uses the connection's address (README.md).
 DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
 # Sign-up floods: at most this many sign-up attempts per address and window.
-DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 5)
+DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -71,6 +71,15 @@ def test_wrong_passwords_lock_the_username_and_the_right_one_is_refused_unhashed
     assert "_auth_user_id" not in client.session
 
 
+def test_case_and_width_variants_count_against_the_same_name(client, limits, alice, password):
+    for variant, ip in (("ALICE", "198.51.100.1"), ("Alice", "198.51.100.2"),
+                        ("ａｌｉｃｅ", "198.51.100.3")):
+        _fail(client, variant, ip=ip)
+    response = client.post(LOGIN, {"username": "alice", "password": password},
+                           REMOTE_ADDR="192.0.2.99")
+    assert response.status_code == 429
+
+
 def test_one_address_trying_many_names_is_locked(client, limits, counting_hasher, alice, password):
     for name in ("a1", "a2", "a3"):
         _fail(client, name)
@@ -88,7 +97,7 @@ def test_one_address_trying_many_names_is_locked(client, limits, counting_hasher
 def test_lockout_message_is_japanese_by_default_and_english_on_request(client, limits):
     for _ in range(3):
         response = _fail(client, "victim")
-    assert "ログイン" in response.content.decode()
+    assert "15 分後にもう一度お試しください" in response.content.decode()
     client.cookies["django_language"] = "en"
     response = _fail(client, "victim")
     assert "Try again in 15 minutes" in response.content.decode()
