@@ -129,6 +129,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
+        self.closing = False  # closed by the server: nothing more is read or sent
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
         self.last_state: dict[str, Any] | None = None  # the table this socket shows
         self.user_id: int | None = None
@@ -138,7 +139,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.held: dict[int, dict[str, Any]] = {}  # pushes waiting for an earlier version
         self.releaser: asyncio.Task[None] | None = None
         self.jobs: deque[tuple[str, Any]] = deque()
-        self.sync_queued = False
+        self.sync_in_flight = False  # queued or being answered
         self.syncing: list[dict[str, Any]] | None = None  # pushes held while a sync reads
         self.wake = asyncio.Event()
         self.worker: asyncio.Task[None] | None = None
@@ -200,7 +201,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if self.user_id is None:
+        if self.user_id is None or self.closing:
             return
         if not self.bucket.take():
             await self.refuse_flood()
@@ -247,9 +248,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_error("bad_sync")
                 return
             since = (game, version)
-        if self.sync_queued:  # one at a time: the answer to the first covers this one
+        if self.sync_in_flight:  # one at a time: the answer to the first covers this one
             return
-        self.sync_queued = True
+        self.sync_in_flight = True
         self.jobs.append(("sync", since))
         self.wake.set()
 
@@ -268,11 +269,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.wake.clear()
             while self.jobs:
                 kind, payload = self.jobs.popleft()
-                if kind == "sync":
-                    self.sync_queued = False
-                    await self.answer_sync(payload)
-                else:
-                    await self.act(payload)
+                try:
+                    if kind == "sync":
+                        await self.answer_sync(payload)
+                    else:
+                        await self.act(payload)
+                except Exception:  # keep serving the socket whatever one job did
+                    log.exception("%s failed in room %s", kind, self.room_id)
+                finally:
+                    if kind == "sync":
+                        self.sync_in_flight = False
 
     async def act(self, action: Any) -> None:
         try:
@@ -318,11 +324,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         """Every frame passes here: a client whose unread backlog is over the limit is
         dropped instead of making this process buffer for it without end."""
+        if self.closing:
+            return
         backlog = unsent_bytes(self.base_send)
         if backlog is not None and backlog > settings.DOBON_WS_MAX_SEND_BUFFER:
             await self.drop_slow_reader(backlog)
             return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.closing = True
+        await super().close(code=code, reason=reason)
 
     async def drop_slow_reader(self, backlog: int) -> None:
         log.warning("dropping a socket that does not read (%s bytes unsent)", backlog)
