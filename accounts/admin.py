@@ -31,7 +31,7 @@ class UserAdmin(DjangoUserAdmin):
 
 
 @admin.register(SignupAttempt)
-class SignupAttemptAdmin(admin.ModelAdmin):
+class SignupAttemptAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Sign-up attempts per address (accounts/throttle.py). Deleting an address's
     attempts lifts its sign-up block at once; the login lockouts are under "Axes"."""
 

@@ -26,7 +26,7 @@ def check_username_free(username: str, exclude_pk: int | None = None) -> str:
     return username
 
 
-class SignupForm(UserCreationForm):
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     """Username and password; the e-mail address is optional (for password resets later)."""
 
     class Meta(UserCreationForm.Meta):
@@ -39,7 +39,7 @@ class SignupForm(UserCreationForm):
         return check_username_free(username) if username else username
 
 
-class AdminUserCreationForm(auth_forms.AdminUserCreationForm):
+class AdminUserCreationForm(auth_forms.AdminUserCreationForm):  # type: ignore[type-arg]
     """The admin's "add user" form, with the same look-alike check as sign-up."""
 
     class Meta(auth_forms.AdminUserCreationForm.Meta):
@@ -52,7 +52,7 @@ class AdminUserCreationForm(auth_forms.AdminUserCreationForm):
         return check_username_free(username) if username else username
 
 
-class AdminUserChangeForm(UserChangeForm):
+class AdminUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
     class Meta(UserChangeForm.Meta):
         model = User
 

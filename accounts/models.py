@@ -32,7 +32,7 @@ class User(AbstractUser):
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_key"}
         # set_password keeps the raw password until the save that stores its hash.
-        changed_password = self._password is not None and not self._state.adding
+        changed_password = getattr(self, "_password", None) is not None and not self._state.adding
         super().save(*args, **kwargs)
         if changed_password:
             password_changed.send(sender=type(self), user=self)

@@ -50,7 +50,7 @@ def _valid_ip(address: str) -> str:
         return UNKNOWN_ADDRESS
 
 
-class ThrottledLoginBackend(AxesStandaloneBackend):
+class ThrottledLoginBackend(AxesStandaloneBackend):  # type: ignore[misc]
     """django-axes' check, first in AUTHENTICATION_BACKENDS. Calls without a request
     (`Client.login` in tests, the shell) have no address to throttle and pass on."""
 

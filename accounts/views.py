@@ -55,7 +55,8 @@ def _create_account(form: SignupForm) -> User | None:
     since the form was checked (the unique username_key says so)."""
     try:
         with transaction.atomic():
-            return form.save()
+            user: User = form.save()
+            return user
     except IntegrityError:
         form.add_error("username", LOOK_ALIKE_MESSAGE)
         return None

@@ -88,7 +88,7 @@ def check_origins(origins: Iterable[str]) -> list[str]:
 # -- websockets ------------------------------------------------------------------------------
 
 
-class SiteOriginValidator(OriginValidator):
+class SiteOriginValidator(OriginValidator):  # type: ignore[misc]
     """Accept a websocket only from an origin in `DOBON_WS_ALLOWED_ORIGINS`, comparing
     scheme, host and port (channels' AllowedHostsOriginValidator compares the host only,
     so `http://localhost:1234` passed)."""
