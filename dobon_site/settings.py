@@ -260,5 +260,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"daphne": {"level": "WARNING"}},
+    # django-axes logs every login at INFO; lockouts (WARNING) are what an operator needs.
+    "loggers": {"daphne": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
