@@ -26,6 +26,8 @@ _PER_POINT = 0.5
 _OWN_DOBON = 0.35
 _STUCK = 40.0
 _DRAW_COST = 14.0
+_INFER = True
+_RISK = 1.0
 
 
 class StrongPolicy:
@@ -44,7 +46,8 @@ class StrongPolicy:
         if certain is not None:
             return certain
         options = plays(legal)
-        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0))
+        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0),
+                      infer=_INFER)
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour
@@ -93,12 +96,12 @@ class _Judge:
         rest = without(self.t.hand, cards)
         danger = self.t.danger(value)
         if not rest:
-            return (1.0 - danger) * self.gain - danger * self.total
+            return (1.0 - danger) * self.gain - _RISK * danger * self.total
         score = _PER_CARD * len(cards) + _PER_POINT * value
         if points(rest) == value:
             score += danger * self.total  # R10: we would return it
         else:
-            score -= danger * self.total
+            score -= _RISK * danger * self.total
         return score + self.hand_value(points(rest), _stuck(rest))
 
     def draw(self) -> float:
