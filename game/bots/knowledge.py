@@ -165,7 +165,7 @@ class Table:
     """The table as one seat sees it: its hand, the opponents' counts and the unseen pool."""
 
     def __init__(self, view: View, events: Sequence[Event] | None, smax: int = 60,
-                 infer: bool = True) -> None:
+                 infer: bool = True, watch: int = MAX_TRACKED_HAND) -> None:
         self.view = view
         self.me: int = view["seat"]
         self.hand: list[str] = list(view.get("hand") or [])
@@ -173,6 +173,8 @@ class Table:
         counts: list[int] = list(view["hand_counts"])
         self.counts = counts
         self.opponents = [s for s in range(len(counts)) if s != self.me and counts[s] > 0]
+        # The opponents whose danger is reckoned: those holding at most ``watch`` cards.
+        self.watched = [s for s in self.opponents if counts[s] <= watch]
         self.values = unseen_values(view, events)
         self.pool_size = sum(self.values.values())
         self.mean_value = (
@@ -180,7 +182,7 @@ class Table:
         )
         # What the log proves about the opponents' totals (only a seat that reads it).
         self.ruled: dict[int, set[int]] = (
-            ruled_out_totals(events, self.opponents) if events is not None and infer else {}
+            ruled_out_totals(events, self.watched) if events is not None and infer else {}
         )
         self.smax = max([smax] + [min(t, 100) for r in self.ruled.values() for t in r])
         self._danger: dict[int, float] = {}
@@ -188,7 +190,7 @@ class Table:
     @cached_property
     def sums(self) -> SumTable:
         """Built on first use: many decisions never need a play's danger."""
-        kmax = max((self.counts[s] for s in self.opponents), default=0)
+        kmax = max((self.counts[s] for s in self.watched), default=0)
         return sum_table(tuple(sorted(self.values.items())), kmax, self.smax)
 
     def hit_chance(self, seat: int, total: int) -> float:
@@ -208,7 +210,7 @@ class Table:
         if total in self._danger:
             return self._danger[total]
         safe = 1.0
-        for seat in self.opponents:
+        for seat in self.watched:
             safe *= 1.0 - self.hit_chance(seat, total)
         self._danger[total] = 1.0 - safe
         return 1.0 - safe
