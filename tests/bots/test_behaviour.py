@@ -133,10 +133,10 @@ def test_r6_chooses_the_colour_it_holds_most(level: str) -> None:
 
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_r9_1_avoids_a_play_a_one_card_opponent_can_likely_dobon(level: str) -> None:
-    """Seat 2 holds one card: any 20-point card is about one in five of the unseen
-    cards, a given 4 far fewer. Both plays match; the +2 is not played (strong plays the
-    4; normal, more cautious, may draw instead)."""
-    t = Table_([BIG, ["R+2", "R4", "B9", "G8"], ["Y1"], BIG], first="R3", first_player=1)
+    """Seat 3 holds one card: 24 unseen cards are worth 20, only 7 are worth 4. Both
+    plays match; the +2 is not played (strong plays the 4; normal, more cautious, may
+    draw instead). Seat 3 does not play next, so the +2 would not hold it back."""
+    t = Table_([BIG, ["R+2", "R4", "B9", "G8"], BIG, ["Y1"]], first="R3", first_player=1)
     answer = t.ask(level, 1)
     assert answer in ([play("R4")] if level == "strong" else [play("R4"), {"type": "draw"}])
 
