@@ -33,6 +33,7 @@ _OWN_DOBON = 0.7
 _STUCK = 40.0
 _DRAW_COST = 14.0
 _BLOCK = 10.0
+_CUT_IN_BAR = 0.0
 # Being dobon'd costs more than the random-hand model's chance times T: hands are not
 # random subsets (players keep number cards), and the game's future is lost with it.
 _RISK = 1.7
@@ -63,7 +64,8 @@ class StrongPolicy:
         best_score, best_index = max(scored, default=(float("-inf"), -1))
         best = options[best_index] if scored else None
         if view["turn"] != view["seat"]:
-            return best if best is not None and best_score > 0 else None  # R7 cut-in
+            # R7 cut-in: an extra play, taken when it is worth more than waiting.
+            return best if best is not None and best_score > _CUT_IN_BAR else None
         if view["pending_draw"]:  # R5: stack unless taking costs less than the risk
             take = judge.take(view["pending_draw"])
             return best if best is not None and best_score > take else find(legal, "draw")
