@@ -110,6 +110,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     groups: list[str] = []
     # The rate limiter's clock (monotonic seconds); tests replace it.
     clock: Clock = staticmethod(time.monotonic)
+    reorder_wait = REORDER_WAIT
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' dispatch, without its close_old_connections() before every
@@ -382,7 +383,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_push(self.held.pop(self.seen[1] + 1))
 
     async def release_held_later(self) -> None:
-        await asyncio.sleep(REORDER_WAIT)
+        await asyncio.sleep(self.reorder_wait)
         self.releaser = None
         held, self.held = self.held, {}
         for version in sorted(held):
