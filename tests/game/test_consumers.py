@@ -506,5 +506,7 @@ async def test_a_resuming_sync_for_another_game_is_a_plain_sync(table, alice):
         _, state = await next_state(socket)
         assert state["events"] == [] and state["from_version"] == state["version"] == 0
     await socket.send_json_to({"type": "sync", "game": "x", "version": 0})
-    assert (await next_frame(socket))["code"] == "bad_sync"
+    error = await next_frame(socket)
+    assert error["code"] == "bad_sync"
+    assert error["message"] == "再同期にはゲーム番号とバージョン番号が必要です。"
     await socket.disconnect()
