@@ -19,13 +19,16 @@ from django.conf import settings  # noqa: E402
 from dobon_site.security import SiteOriginValidator  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from game.scheduler import StartSchedulerMiddleware  # noqa: E402
+from game.transport import TransportProbe  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # TransportProbe first, before the session middleware wraps `send`: the
+        # sockets' send-buffer bound needs daphne's transport (game/transport.py).
         # Origins are compared with scheme, host and port (DOBON_WS_ALLOWED_ORIGINS).
-        "websocket": SiteOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": TransportProbe(
+            SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

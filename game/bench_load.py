@@ -158,7 +158,8 @@ class Processes:
 
     def daphne(self) -> int:
         port = free_port()
-        self.start(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+        self.start(f"daphne-{port}", [str(BIN / "python"), "-m", "dobon_site.server",
+                                      "-b", "127.0.0.1", "-p", str(port),
                                       "dobon_site.asgi:application"],
                    {"DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}"})
         wait_port(port)

@@ -40,6 +40,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
+from game import transport
 from game.messages import message_for
 from game.presence import Entry, registry
 from game.services import access, play, rooms
@@ -111,6 +112,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     groups: list[str] = []
     # The rate limiter's clock (monotonic seconds); tests replace it.
     clock: Clock = staticmethod(time.monotonic)
+    reorder_wait = REORDER_WAIT
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' dispatch, without its close_old_connections() before every
@@ -145,6 +147,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.worker: asyncio.Task[None] | None = None
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
+        transport.bound_kernel_buffer(
+            self.scope.get(transport.SCOPE_KEY), settings.DOBON_WS_MAX_SEND_BUFFER
+        )
         try:
             room = await db_read(_watchable_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
@@ -319,6 +324,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     # -- to the client --------------------------------------------------------------------------
 
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # channels' send_json skips this class's send(); every frame must pass there.
+        await self.send(text_data=await self.encode_json(content), close=close)
+
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
@@ -326,7 +335,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         dropped instead of making this process buffer for it without end."""
         if self.closing:
             return
-        backlog = unsent_bytes(self.base_send)
+        backlog = transport.unsent_bytes(self.scope.get(transport.SCOPE_KEY))
         if backlog is not None and backlog > settings.DOBON_WS_MAX_SEND_BUFFER:
             await self.drop_slow_reader(backlog)
             return
@@ -339,7 +348,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def drop_slow_reader(self, backlog: int) -> None:
         log.warning("dropping a socket that does not read (%s bytes unsent)", backlog)
         await self.close(code=CLOSE_NOT_READING)
-        abort_transport(self.base_send)
+        transport.abort(self.scope.get(transport.SCOPE_KEY))
 
     async def send_error(self, code: str) -> None:
         with translation.override(self.language):
@@ -377,7 +386,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_push(self.held.pop(self.seen[1] + 1))
 
     async def release_held_later(self) -> None:
-        await asyncio.sleep(REORDER_WAIT)
+        await asyncio.sleep(self.reorder_wait)
         self.releaser = None
         held, self.held = self.held, {}
         for version in sorted(held):
@@ -492,31 +501,6 @@ async def send_presence(room_id: int, online: list[str]) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(play.room_group(room_id), {"type": "presence", "online": online})
-
-
-def _transport(send: Any) -> Any:
-    """daphne hands each application `partial(server.handle_reply, protocol)`: the
-    protocol's Twisted transport holds what the client has not read yet."""
-    if isinstance(send, functools.partial) and send.args:
-        return getattr(send.args[0], "transport", None)
-    return None
-
-
-def unsent_bytes(send: Any) -> int | None:
-    """Bytes written to this client's socket that the kernel has not taken yet (the
-    client stopped reading), or None outside daphne (the test communicator)."""
-    transport = _transport(send)
-    if transport is None or not hasattr(transport, "dataBuffer"):
-        return None
-    buffered = len(transport.dataBuffer) - getattr(transport, "offset", 0)
-    return buffered + int(getattr(transport, "_tempDataLen", 0))
-
-
-def abort_transport(send: Any) -> None:
-    """Drop the connection now, with everything it still buffers."""
-    transport = _transport(send)
-    if transport is not None and hasattr(transport, "abortConnection"):
-        transport.abortConnection()
 
 
 # -- database work --------------------------------------------------------------------------------

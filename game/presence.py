@@ -131,7 +131,9 @@ class RedisStore:
 
     async def admit(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
         keys = [self.user_key(entry.user_id), self.room_key(entry.room_id)]
-        args = [now, now + ttl, entry.channel, cap, self.member(entry), int(ttl * 2) + 1]
+        args: list[str | int | float] = [
+            now, now + ttl, entry.channel, cap, self.member(entry), int(ttl * 2) + 1
+        ]
         return bool(await self.admit_script(keys=keys, args=args))
 
     async def forget(self, entry: Entry) -> None:
@@ -142,7 +144,7 @@ class RedisStore:
 
     async def online(self, room_id: int, now: float) -> list[str]:
         members = await self.redis.zrangebyscore(self.room_key(room_id), f"({now}", "+inf")
-        return sorted({json.loads(m)[0] for m in members})
+        return sorted({json.loads(m)[0] for m in members if isinstance(m, (bytes, str))})
 
     async def refresh(self, entries: list[Entry], now: float, ttl: float) -> None:
         if not entries:

@@ -102,8 +102,10 @@ class Stack:
 
     def daphne(self) -> int:
         port = free_port()
-        # Pages and sockets of this daphne come from its own origin (scheme, host and port).
-        self.start(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+        # As README runs it: daphne with the site's limits (dobon_site/server.py); pages
+        # and sockets of this daphne come from its own origin (scheme, host and port).
+        self.start(f"daphne-{port}", [str(BIN / "python"), "-m", "dobon_site.server",
+                                      "-b", "127.0.0.1", "-p", str(port),
                                       "dobon_site.asgi:application"],
                    {"DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}"})
         wait_for_http(port)

@@ -36,6 +36,13 @@ def choose(view: dict[str, Any]) -> dict[str, Any] | None:
     return legal[0]
 
 
+async def wait_for_presence(player: WsPlayer, online: list[str], timeout: float = 10) -> None:
+    end = asyncio.get_running_loop().time() + timeout
+    while not any(m["type"] == "presence" and m["online"] == online for _, m in player.messages):
+        assert asyncio.get_running_loop().time() < end, f"{player.name}: never saw {online}"
+        await asyncio.sleep(0.05)
+
+
 def test_players_on_two_daphne_processes_see_each_others_moves(tmp_path, alice, bob):
     require_stack()
     room = room_of(alice, bob)
@@ -47,6 +54,9 @@ def test_players_on_two_daphne_processes_see_each_others_moves(tmp_path, alice, 
         for p in players:
             await p.connect()
             await p.wait_for(lambda s: s["view"] is None)
+        # Presence is counted over both processes (Redis): alice, on the first, learns
+        # that bob connected to the second.
+        await wait_for_presence(players[0], ["alice", "bob"])
         assert await asyncio.to_thread(post_start, port1, room.pk, cookies["alice"]) == 302
         version = 0
         for _ in range(8):

@@ -373,8 +373,13 @@ def fake_push(room_id: int, version: int, game: int = 10**6) -> dict[str, Any]:
             "from_version": version - 1, "room_info": None}
 
 
-async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice):
+async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice, monkeypatch):
     from channels.layers import get_channel_layer
+
+    from game.consumers import RoomConsumer
+
+    # Long enough that a busy machine cannot release version 3 before 2 arrives.
+    monkeypatch.setattr(RoomConsumer, "reorder_wait", 1.0)
 
     socket = (await connect_all(table.pk, alice))[0]
     layer = get_channel_layer()
@@ -386,7 +391,7 @@ async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice):
     await layer.group_send(group, fake_push(table.pk, 5))  # 4 never comes
     assert await socket.receive_nothing(0.1)
     _, state = await next_state(socket)
-    assert state["version"] == 5
+    assert state["version"] == 5 and state["from_version"] == 4  # the client sees the gap
     await layer.group_send(group, fake_push(table.pk, 4))  # too late: dropped
     await quiet(socket)
     await socket.disconnect()
@@ -501,5 +506,7 @@ async def test_a_resuming_sync_for_another_game_is_a_plain_sync(table, alice):
         _, state = await next_state(socket)
         assert state["events"] == [] and state["from_version"] == state["version"] == 0
     await socket.send_json_to({"type": "sync", "game": "x", "version": 0})
-    assert (await next_frame(socket))["code"] == "bad_sync"
+    error = await next_frame(socket)
+    assert error["code"] == "bad_sync"
+    assert error["message"] == "再同期にはゲーム番号とバージョン番号が必要です。"
     await socket.disconnect()

@@ -145,6 +145,9 @@ async def test_only_one_sync_per_socket_is_in_flight(room, alice, bob, postgres_
             await socket.send_json_to({"type": "sync"})
         await asyncio.sleep(0.3)  # let them all arrive; none can be answered yet
         await quiet(socket)
+        # Messages are still read and counted as they arrive, the stuck sync aside.
+        await socket.send_json_to({"type": "hello"})
+        assert (await next_frame(socket))["code"] == "unknown_type"
     _, state = await next_state(socket, timeout=10)
     assert state["version"] == 0
     await quiet(socket)
