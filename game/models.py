@@ -116,7 +116,8 @@ class Membership(models.Model):
         blank=True,
         related_name="memberships",
     )
-    cpu_level = models.CharField(
+    # NULL, not "", for a person: the check constraint reads "exactly one of user / level".
+    cpu_level = models.CharField(  # noqa: DJ001
         _("CPU level"), max_length=8, choices=CpuLevel.choices, null=True, blank=True
     )
     seat_index = models.PositiveSmallIntegerField(
@@ -216,7 +217,7 @@ class GamePlayer(models.Model):
     )
     username = models.CharField(_("name at the time"), max_length=150)
     # Set for a CPU player's seat (which has no user); the leaderboard leaves these out.
-    cpu_level = models.CharField(
+    cpu_level = models.CharField(  # noqa: DJ001 (NULL for people, as on Membership)
         _("CPU level"), max_length=8, choices=CpuLevel.choices, null=True, blank=True
     )
     delta = models.IntegerField(_("points won or lost"), null=True, blank=True)

@@ -38,7 +38,7 @@ from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from game.models import CpuLevel, Game, GameEvent, Room, cpu_display_name
+from game.models import Game, GameEvent, Room, cpu_display_name
 from game.rules import Game as Engine
 from game.services import play, rooms
 
@@ -161,7 +161,8 @@ def run_due(game: Game, now: float) -> Outcome | None:
         do_clear_due(game, engine)
         return None
     change = play.do_save(game, engine, events, now, seats)
-    return play.Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
+    finished = change.status != Game.Status.RUNNING
+    return play.Outcome(game.pk, change.version, change.events, finished)
 
 
 def do_clear_due(game: Game, engine: Engine) -> None:
