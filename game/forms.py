@@ -73,8 +73,11 @@ class CpuLevelForm(forms.Form):
     """A CPU player's strength; "normal" unless chosen."""
 
     level = forms.ChoiceField(
-        label=_("CPU level"), choices=CpuLevel.choices, initial=CpuLevel.NORMAL
+        label=_("CPU level"), choices=CpuLevel.choices, initial=CpuLevel.NORMAL, required=False
     )
+
+    def clean_level(self) -> str:
+        return self.cleaned_data["level"] or CpuLevel.NORMAL
 
 
 class CpuSeatForm(CpuLevelForm):
