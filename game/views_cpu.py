@@ -4,6 +4,8 @@ service and redirects with a message."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -16,6 +18,9 @@ from game.models import CpuLevel, cpu_display_name
 from game.services import cpu, play, rooms
 from game.services.rooms import RoomError
 from game.views import _owned_room
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 @login_required
@@ -63,7 +68,8 @@ def play_against_cpu(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Choose a CPU level: easy, normal or strong."))
         return redirect("game:lobby")
     try:
-        game = cpu.start_game_against_cpus(request.user, level)
+        person = cast("User", request.user)  # login_required: a signed-in user
+        game = cpu.start_game_against_cpus(person, level)
     except (RoomError, play.PlayError) as exc:
         messages.error(request, exc.message)
         return redirect("game:lobby")

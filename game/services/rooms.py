@@ -339,7 +339,9 @@ def check_can_change_cpu(room: Room, by: AbstractBaseUser | AnonymousUser) -> No
     _check_no_game(room, _("CPU players can only join or leave between games."))
 
 
-def add_cpu(room: Room, by: User, seat_index: int, level: str) -> Membership:
+def add_cpu(
+    room: Room, by: AbstractBaseUser | AnonymousUser, seat_index: int, level: str
+) -> Membership:
     """The owner puts a CPU player of `level` on the free seat `seat_index`."""
     level = check_cpu_level(level)
     with transaction.atomic():
@@ -362,7 +364,7 @@ def do_seat_cpu(room: Room, seat_index: int, level: str) -> Membership:
         raise RoomError(_("Someone already sits on that seat.")) from exc
 
 
-def remove_cpu(room: Room, by: User, seat_index: int) -> Room:
+def remove_cpu(room: Room, by: AbstractBaseUser | AnonymousUser, seat_index: int) -> Room:
     """The owner takes the CPU player off `seat_index`."""
     with transaction.atomic():
         room = _lock(room)

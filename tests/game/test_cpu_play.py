@@ -322,3 +322,19 @@ def test_one_person_and_three_cpus_play_a_whole_game(alice, level):
             else Membership.objects.get(room=room, seat_index=row.room_seat_index)
         )
         assert member.points == row.delta == result["deltas"][row.seat]
+
+
+def test_r13_a_cpu_that_won_plays_first_next_game(alice, monkeypatch):
+    """R13.1 for a CPU seat, and R13.3 once it has been taken off its seat."""
+    use_policy(monkeypatch, first_play)
+    room = cpu_room(alice, "easy", "easy", seat_count=4)  # alice 0, CPUs 1 and 2
+    game = start_at(room, alice, position([["G1", "W"], ["R5"], ["B7", "B8"]], first_player=1))
+    play.expire_due_games(now=due(game))
+    game.refresh_from_db()
+    assert game.result["next_first_player"] == 1
+    seated = list(room.memberships.order_by("seat_index"))
+    assert play.first_player_for(room, seated) == 1
+    Membership.objects.filter(room=room, seat_index=1).delete()  # the owner removed it
+    seated = list(room.memberships.order_by("seat_index"))
+    assert [m.seat_index for m in seated] == [0, 2]
+    assert play.first_player_for(room, seated) == 1  # room seat 2, now engine seat 1
