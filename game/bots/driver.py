@@ -125,9 +125,9 @@ class _Match:
         events: Sequence[Event] = list(self.logs[seat])
         if self.roundtrip:
             view, events = json.loads(json.dumps(view)), json.loads(json.dumps(events))
-        start = time.perf_counter()
+        start = time.process_time()
         action = self.policies[seat].act(view, events)
-        self.record.seconds_by_seat[seat] += time.perf_counter() - start
+        self.record.seconds_by_seat[seat] += time.process_time() - start
         self.record.decisions_by_seat[seat] += 1
         self.record.decisions += 1
         if self.observe is not None:

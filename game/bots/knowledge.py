@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property, lru_cache
 from math import comb
 from typing import Any
 
@@ -24,17 +25,14 @@ from game.rules.cards import CARDS, CODE, ID_OF, IS_NUMBER, POINTS, full_deck
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
 
-# One slot of the packed sum rows: wide enough for any subset count C(112, 12) < 2**55.
-_SLOT = 64
-_SLOT_MASK = (1 << _SLOT) - 1
 # Hands bigger than this are treated as never totalling a play's points: the chance is
-# negligible (twelve cards summing to 50 or less) and it keeps the table small.
-MAX_TRACKED_HAND = 12
+# negligible (ten cards summing to 50 or less) and it keeps the table small.
+MAX_TRACKED_HAND = 9
 
 POINTS_OF: dict[str, int] = {CODE[i]: POINTS[i] for i in range(len(CARDS))}
 IS_ACTION: dict[str, bool] = {CODE[i]: not IS_NUMBER[i] for i in range(len(CARDS))}
-FULL_DECK: Counter[str] = Counter(CODE[i] for i in full_deck())
-DECK_SIZE = sum(FULL_DECK.values())
+# How many cards of the deck (R2) are worth each point value.
+FULL_VALUES: dict[int, int] = dict(sorted(Counter(POINTS[i] for i in full_deck()).items()))
 
 
 def points(cards: Iterable[str]) -> int:
@@ -48,40 +46,35 @@ def color_of(card: str) -> str | None:
     return None if color is None else color.value
 
 
-def seen_cards(view: View, events: Sequence[Event]) -> Counter[str]:
-    """Every card this seat has seen face up or holds: its hand, the first card, every
-    play, and hands revealed by a dobon (R9.5)."""
-    seen: Counter[str] = Counter(view.get("hand") or [])
-    for event in events:
-        kind = event.get("type")
-        if kind == "play":
-            seen.update(event["cards"])
-        elif kind == "start":
-            seen[event["top"]] += 1
-    me = view.get("seat")
-    for seat, hand in enumerate(view.get("revealed") or []):
-        if hand is not None and seat != me:
-            seen.update(hand)
+def seen_values(view: View, events: Sequence[Event] | None) -> dict[int, int]:
+    """How many cards of each point value this seat has seen face up or holds: its hand,
+    and (given the events) the first card, every play, and hands revealed by a dobon
+    (R9.5). ``events=None`` is a seat that remembers nothing but its own hand."""
+    cards: list[str] = list(view.get("hand") or [])
+    if events is not None:
+        for event in events:
+            kind = event.get("type")
+            if kind == "play":
+                cards += event["cards"]
+            elif kind == "start":
+                cards.append(event["top"])
+        me = view.get("seat")
+        for seat, hand in enumerate(view.get("revealed") or []):
+            if hand is not None and seat != me:
+                cards += hand
+    seen: dict[int, int] = {}
+    for card in cards:
+        value = POINTS_OF[card]
+        seen[value] = seen.get(value, 0) + 1
     return seen
 
 
-def unseen_pool(view: View, events: Sequence[Event] | None) -> Counter[str]:
-    """The cards this seat has not seen (the deck and the other hands together).
+def unseen_values(view: View, events: Sequence[Event] | None) -> dict[int, int]:
+    """How many unseen cards (the deck and the other hands) are worth each point value.
 
-    ``events=None`` gives the pool of a seat that remembers nothing but its own hand.
-    """
-    seen = seen_cards(view, events) if events is not None else Counter(view.get("hand") or [])
-    pool = FULL_DECK - seen
-    return pool
-
-
-def value_counts(pool: Mapping[str, int]) -> dict[int, int]:
-    """How many cards of each point value the pool holds."""
-    counts: dict[int, int] = {}
-    for card, n in pool.items():
-        value = POINTS_OF[card]
-        counts[value] = counts.get(value, 0) + n
-    return counts
+    Point values tell number cards (0-9) from action cards (10 and more) as well."""
+    seen = seen_values(view, events)
+    return {v: n - seen.get(v, 0) for v, n in FULL_VALUES.items() if n > seen.get(v, 0)}
 
 
 class SumTable:
@@ -96,10 +89,13 @@ class SumTable:
         self.size = sum(values.values())
         self.kmax = min(kmax, MAX_TRACKED_HAND, self.size)
         self.smax = max(smax, 0)
+        # One slot per sum, wide enough for the largest coefficient: C(size, kmax) subsets.
+        self._slot = max(comb(self.size, k) for k in range(self.kmax + 1)).bit_length() + 1
         self._rows = self._build(values)
 
     def _build(self, values: Mapping[int, int]) -> list[int]:
-        width = (self.smax + 1) * _SLOT
+        slot = self._slot
+        width = (self.smax + 1) * slot
         mask = (1 << width) - 1
         rows = [1] + [0] * self.kmax  # row c: coefficient of x**s in slot s
         for value, copies in values.items():
@@ -107,21 +103,29 @@ class SumTable:
                 continue
             old = list(rows)
             for j in range(1, min(copies, self.kmax) + 1):
-                shift = j * value * _SLOT
+                shift = j * value * slot
                 if shift >= width:
                     break
                 ways = comb(copies, j)
+                keep = mask >> shift  # the sums that stay within smax once shifted
                 for c in range(self.kmax - j + 1):
                     if old[c]:
-                        rows[c + j] += ((old[c] << shift) & mask) * ways
+                        rows[c + j] += ((old[c] & keep) << shift) * ways
         return rows
 
     def probability(self, k: int, s: int) -> float:
         """The chance that k unseen cards total exactly s points."""
         if k <= 0 or k > self.kmax or not 0 <= s <= self.smax:
             return 0.0
-        ways = (self._rows[k] >> (s * _SLOT)) & _SLOT_MASK
+        ways = (self._rows[k] >> (s * self._slot)) & ((1 << self._slot) - 1)
         return ways / comb(self.size, k)
+
+
+@lru_cache(maxsize=1024)
+def sum_table(values: tuple[tuple[int, int], ...], kmax: int, smax: int) -> SumTable:
+    """A shared SumTable: a pure function of its arguments, so caching it is safe (seats
+    are often asked again before anything they can see has changed)."""
+    return SumTable(dict(values), kmax, smax)
 
 
 class Table:
@@ -135,15 +139,19 @@ class Table:
         counts: list[int] = list(view["hand_counts"])
         self.counts = counts
         self.opponents = [s for s in range(len(counts)) if s != self.me and counts[s] > 0]
-        self.pool = unseen_pool(view, events)
-        self.values = value_counts(self.pool)
+        self.values = unseen_values(view, events)
         self.pool_size = sum(self.values.values())
         self.mean_value = (
             sum(v * n for v, n in self.values.items()) / self.pool_size if self.pool_size else 0.0
         )
-        kmax = max((counts[s] for s in self.opponents), default=0)
-        self.sums = SumTable(self.values, kmax, smax)
+        self.smax = smax
         self._danger: dict[int, float] = {}
+
+    @cached_property
+    def sums(self) -> SumTable:
+        """Built on first use: many decisions never need a play's danger."""
+        kmax = max((self.counts[s] for s in self.opponents), default=0)
+        return sum_table(tuple(sorted(self.values.items())), kmax, self.smax)
 
     def hit_chance(self, seat: int, total: int) -> float:
         """The chance that ``seat``'s hand totals ``total`` (R9.1)."""

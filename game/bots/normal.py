@@ -38,8 +38,8 @@ class NormalPolicy:
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
         legal: list[Action] = view["legal_actions"]
-        if not legal:
-            return None
+        if len(legal) <= 1:
+            return legal[0] if legal else None  # nothing to weigh (a lone draw, say)
         certain = sure_win(legal) or find(legal, "dobon")
         if certain is not None:
             return certain

@@ -11,8 +11,7 @@ points, as the settlement counts them (R11):
 - the hand left is worth its own dobon chances: the share of unseen cards worth exactly
   its total, over the opponents' plays before its next turn;
 - cards and points shed count for progress; a hand of action cards only is stuck (R8.1);
-- a cut-in (R7) is taken when its value is positive; a dobon is declined only when the
-  dobon'd player is more likely than not to return it (R10).
+- a cut-in (R7) is taken when its value is positive, else the chance is left to lapse.
 """
 
 from __future__ import annotations
@@ -37,17 +36,15 @@ class StrongPolicy:
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
         legal: list[Action] = view["legal_actions"]
-        if not legal:
-            return None
-        certain = sure_win(legal)
+        if len(legal) <= 1:
+            return legal[0] if legal else None  # nothing to weigh (a lone draw, say)
+        # R10 / R9: a return or a dobon always pays: T from the other side (R11). Even a
+        # dobon that may be returned: the target returns at most about one time in four.
+        certain = sure_win(legal) or find(legal, "dobon")
         if certain is not None:
             return certain
         options = plays(legal)
-        smax = max([points(a["cards"]) for a in options] + [view["last_play"]["points"], 60])
-        table = Table(view, events, smax=smax)
-        dobon = find(legal, "dobon")
-        if dobon is not None:
-            return self._dobon_or_not(view, table, dobon, legal)
+        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0))
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour
@@ -65,17 +62,6 @@ class StrongPolicy:
         if find(legal, "pass") is not None and (best is None or judge.stay() > best_score):
             return find(legal, "pass")
         return best or draw or find(legal, "pass")
-
-    def _dobon_or_not(self, view: View, table: Table, dobon: Action,
-                      legal: Sequence[Action]) -> Action | None:
-        """R9/R10: dobon unless the target is likely to return it."""
-        last = view["last_play"]
-        target = last["seat"]
-        if target is None or view["phase"] == "agari_wait":
-            return dobon  # a going-out play has no return (R16.7)
-        if table.hit_chance(target, last["points"]) > 0.5:
-            return find(legal, "decline")
-        return dobon
 
 
 def _colour_weights(hand: Sequence[str]) -> dict[str, float]:
@@ -97,11 +83,10 @@ class _Judge:
         share = self.t.value_share(total)
         return 1.0 - (1.0 - share) ** self.rounds
 
-    def hand_value(self, rest: Sequence[str]) -> float:
-        value = _OWN_DOBON * self.own_chance(points(rest)) * self.total
-        if all(IS_ACTION[c] for c in rest):
-            value -= _STUCK  # R8.1: cannot go out with these
-        return value
+    def hand_value(self, total: int, stuck: bool) -> float:
+        """What holding a hand worth ``total`` is worth until our next turn."""
+        value = _OWN_DOBON * self.own_chance(total) * self.total
+        return value - _STUCK if stuck else value  # R8.1: no number card to go out with
 
     def play(self, cards: Sequence[str]) -> float:
         value = points(cards)
@@ -114,19 +99,24 @@ class _Judge:
             score += danger * self.total  # R10: we would return it
         else:
             score -= danger * self.total
-        return score + self.hand_value(rest)
+        return score + self.hand_value(points(rest), _stuck(rest))
 
     def draw(self) -> float:
         """The optional draw: one card more, a new total (averaged over unseen cards)."""
         t = self.t
         if not t.pool_size:
             return -_DRAW_COST
+        stuck = _stuck(t.hand)
         expected = 0.0
-        for card, n in t.pool.items():
-            expected += n * self.hand_value(t.hand + [card])
+        for drawn, n in t.values.items():  # 0-9 are number cards, the rest action cards
+            expected += n * self.hand_value(t.my_points + drawn, stuck and drawn >= 10)
         return expected / t.pool_size - _DRAW_COST - _PER_POINT * t.mean_value
 
     def stay(self) -> float:
         """Passing after the draw keeps the hand as it is."""
-        return self.hand_value(self.t.hand)
+        return self.hand_value(self.t.my_points, _stuck(self.t.hand))
+
+
+def _stuck(hand: Sequence[str]) -> bool:
+    return all(IS_ACTION[c] for c in hand)
 
