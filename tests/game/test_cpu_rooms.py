@@ -261,3 +261,24 @@ def test_play_now_refuses_a_bad_level_and_creates_nothing(alice):
     assert client.get(reverse("game:play_against_cpu")).status_code == 405
     assert signed_in(alice, csrf=True).post(reverse("game:play_against_cpu")).status_code == 403
     assert not Room.objects.exists()
+
+
+def test_the_admin_lists_and_opens_cpu_seats(room, alice, client, django_user_model, password):
+    boss = django_user_model.objects.create_superuser("boss", "boss@example.com", password)
+    client.force_login(boss)
+    rooms.add_cpu(room, alice, 2, "strong")
+    game = play.start_game(room, alice, now=NOW)
+    cpu_seat = Membership.objects.get(room=room, cpu_level="strong")
+    cpu_player = GamePlayer.objects.get(game=game, cpu_level="strong")
+    pages = [
+        reverse("admin:game_membership_changelist"),
+        reverse("admin:game_membership_change", args=[cpu_seat.pk]),
+        reverse("admin:game_room_change", args=[room.pk]),
+        reverse("admin:game_gameplayer_changelist"),
+        reverse("admin:game_gameplayer_change", args=[cpu_player.pk]),
+        reverse("admin:game_game_change", args=[game.pk]),
+    ]
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "CPU 3" in response.content.decode() or "strong" in response.content.decode()
