@@ -35,10 +35,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
-from django.utils import translation
 from django.utils.translation import gettext as _
 
-from game.models import Game, GameEvent, Room, cpu_display_name
+from game.models import Game, GameEvent, Room
 from game.rules import Game as Engine
 from game.services import play, rooms
 
@@ -76,12 +75,6 @@ def bots_policy(level: str, seed: int) -> Policy:
 # The seam through which a CPU seat gets its policy. Tests put a failing or slow factory
 # here to prove the fallback; everything else uses the bots.
 policy_factory: PolicyFactory = bots_policy
-
-
-def cpu_name(level: str, seat_index: int) -> str:
-    """A CPU seat's name in the data every client shares (the site's language)."""
-    with translation.override(settings.LANGUAGE_CODE):
-        return cpu_display_name(level, seat_index)
 
 
 # -- planning: who acts next, and when ---------------------------------------------------------

@@ -32,6 +32,7 @@ from game.models import (
     Membership,
     Room,
 )
+from game.services.panel import notify_room_panel_on_commit
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -124,7 +125,11 @@ def find_room_by_code(text: str) -> Room | None:
 
 
 def _lock(room: Room) -> Room:
-    return Room.objects.select_for_update().get(pk=room.pk)
+    """Lock the room row for a change; every socket of the room gets the new panel
+    after the commit (nothing is sent if the change is refused and rolled back)."""
+    locked = Room.objects.select_for_update().get(pk=room.pk)
+    notify_room_panel_on_commit(locked.pk)
+    return locked
 
 
 def check_owner(room: Room, user: AbstractBaseUser | AnonymousUser) -> None:
@@ -351,7 +356,6 @@ def add_cpu(
             raise RoomError(_("This room has no such seat."))
         membership = do_seat_cpu(room, seat_index, level)
         room.save(update_fields=["updated_at"])
-        notify_seats_changed(room.pk)
     return membership
 
 
@@ -374,15 +378,7 @@ def remove_cpu(room: Room, by: AbstractBaseUser | AnonymousUser, seat_index: int
             raise RoomError(_("No CPU player sits on that seat."))
         cpu.delete()
         room.save(update_fields=["updated_at"])
-        notify_seats_changed(room.pk)
     return room
-
-
-def notify_seats_changed(room_id: int) -> None:
-    """After the commit, tell the room's live clients to fetch the table again."""
-    from game.services.play import notify_room_changed  # play imports this module
-
-    transaction.on_commit(lambda: notify_room_changed(room_id))
 
 
 def reset_deck_out_streak(room: Room) -> Room:

@@ -279,20 +279,20 @@ def person_chooses(legal: list[dict[str, Any]], rng: random.Random) -> dict[str,
     return rng.choice(legal)
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
-def test_one_person_and_three_cpus_play_a_whole_game(alice, level):
-    game = cpu.start_game_against_cpus(alice, level, now=NOW)
-    room = Room.objects.get(pk=game.room_id)
-    rng = random.Random(level)
-    now, last_change, own_moves = NOW, NOW, 0
+def play_to_the_end(room: Room, game: Game, person: Any, rng: random.Random, now: float
+                    ) -> tuple[int, float]:
+    """Drive one game to its end: the person acts at once on whatever it is offered; else
+    time jumps to the game's next deadline and the sweep runs (a CPU move, mostly).
+    Returns the person's move count and the clock."""
+    last_change, own_moves = now, 0
     for _ in range(3000):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
-        legal = play.table_for(room, alice)["view"]["legal_actions"]
+        legal = play.table_for(room, person)["view"]["legal_actions"]
         if legal:
             now += 0.2
-            play.act_in_room(room.pk, alice, person_chooses(legal, rng), now=now)
+            play.act_in_room(room.pk, person, person_chooses(legal, rng), now=now)
             own_moves += 1
             last_change = now
             continue
@@ -304,24 +304,40 @@ def test_one_person_and_three_cpus_play_a_whole_game(alice, level):
             if cpu_turn:
                 assert 0.3 - 1e-5 <= now - last_change <= 2.0 + 1e-5  # a human-like delay
             last_change = now
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED, "the game did not finish"
-    result = game.result
-    assert sum(result["deltas"]) == 0
-    # The person played their own moves only; every CPU move was its policy's (no
-    # turn was left to a timeout), and the CPU seats did play.
-    assert own_moves > 0
-    types = public_types(game)
-    assert not any(kind == "timeout" for _, kind in types)
-    assert {seat for seat, kind in types if kind in {"play", "draw", "take"}} >= {1, 2, 3}
-    # Settlement counts CPU seats like people.
-    for row in game.players.all():
-        member = (
-            Membership.objects.get(room=room, user=alice)
-            if row.cpu_level is None
-            else Membership.objects.get(room=room, seat_index=row.room_seat_index)
-        )
-        assert member.points == row.delta == result["deltas"][row.seat]
+    return own_moves, now
+
+
+# Easy plays at random and its games run longest; its every answer is checked for
+# legality over thousands of engine games in tests/bots.
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_one_person_and_three_cpus_play_whole_games(alice, level):
+    """Games in a row (at least two, and until the person has had a move: a dobon can end
+    a game before its turn comes) in the room "play now" made."""
+    game = cpu.start_game_against_cpus(alice, level, now=NOW)
+    room = Room.objects.get(pk=game.room_id)
+    rng = random.Random(level)
+    now, own_moves, totals, movers = NOW, 0, [0, 0, 0, 0], set()
+    for number in range(1, 11):
+        moves, now = play_to_the_end(room, game, alice, rng, now)
+        own_moves += moves
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED, "the game did not finish"
+        assert game.number == number and sum(game.result["deltas"]) == 0
+        # No turn or colour was left to a timeout: the person and the CPUs' policies
+        # made every move.
+        types = public_types(game)
+        assert not any(kind == "timeout" for _, kind in types)
+        movers |= {seat for seat, kind in types if kind in {"play", "draw", "take"}}
+        totals = [t + d for t, d in zip(totals, game.result["deltas"], strict=True)]
+        if number >= 2 and own_moves:
+            break
+        now += 5
+        game = play.start_game(room, alice, now=now)
+    assert own_moves > 0 and movers - {0}, "the CPUs never moved"
+    # Settlement counts CPU seats like people (engine seat = room seat here).
+    points = dict(Membership.objects.filter(room=room).values_list("seat_index", "points"))
+    assert [points[i] for i in range(4)] == totals
+    assert GamePlayer.objects.filter(game__room=room, cpu_level=level).count() == 3 * number
 
 
 def test_r13_a_cpu_that_won_plays_first_next_game(alice, monkeypatch):

@@ -52,16 +52,18 @@ def test_owner_removes_a_cpu_and_the_seat_is_free_again(room, alice):
     assert seating(room)[3] == ("cpu:normal", 0)
 
 
-def test_a_cpu_seat_tells_the_room_to_refetch(room, alice, django_capture_on_commit_callbacks):
+def test_a_cpu_seat_pushes_the_room_panel(room, alice, django_capture_on_commit_callbacks):
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(play.room_group(room.pk), channel)
     with django_capture_on_commit_callbacks(execute=True):
         rooms.add_cpu(room, alice, 2, "easy")
-    assert async_to_sync(layer.receive)(channel) == {"type": "table.sync", "room": room.pk}
+    pushed = async_to_sync(layer.receive)(channel)
+    assert pushed["type"] == "room.panel"
+    assert pushed["room"]["seats"][2]["kind"] == "cpu"
     with django_capture_on_commit_callbacks(execute=True):
         rooms.remove_cpu(room, alice, 2)
-    assert async_to_sync(layer.receive)(channel) == {"type": "table.sync", "room": room.pk}
+    assert async_to_sync(layer.receive)(channel)["room"]["seats"][2] is None
 
 
 def test_only_the_owner_may_add_or_remove_a_cpu(room, alice, bob):
@@ -128,12 +130,24 @@ def test_a_cpu_never_inherits_the_room(alice):
 
 def test_cpu_seats_are_marked_in_the_room_panel(room, alice):
     rooms.add_cpu(room, alice, 3, "normal")
-    seats = play.room_info(room)["seats"]
+    panel = play.room_info(room)
+    seats = panel["seats"]
     assert seats[0] == {"index": 0, "username": "alice", "points": 0, "kind": "human"}
     assert seats[2] is None
     assert seats[3] == {
         "index": 3, "username": "CPU 4 (普通)", "points": 0, "kind": "cpu", "level": "normal"
     }
+    kinds = {row["username"]: row["kind"] for row in panel["standings"]}
+    assert kinds == {"alice": "human", "bob": "human", "CPU 4 (普通)": "cpu"}
+
+
+def test_standings_count_a_cpus_games_on_its_seat(room, alice):
+    rooms.add_cpu(room, alice, 2, "strong")
+    game = play.start_game(room, alice, now=NOW)
+    play.abort_game(game, alice, now=NOW)
+    play.start_game(room, alice, now=NOW)
+    games = {row["username"]: row["games"] for row in play.room_info(room)["standings"]}
+    assert games == {"alice": 2, "bob": 2, "CPU 3 (強い)": 2}
 
 
 def test_cpu_seats_are_marked_in_the_game_and_its_pushes(room, alice, bob):

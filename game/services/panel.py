@@ -1,0 +1,168 @@
+"""The live room panel (protocol v2 `room` object) and its push on every room change.
+
+`room_panel(room)` is what a client shows around the table and between games: the
+room's settings, its seats with their points, the standings and the last result. It
+rides inside `state` frames (on connect, on `sync`, at a game's start and end) and is
+pushed alone (`room.panel` to the room group) when seats or settings change.
+
+Kept apart from `play` so that `rooms` (seats, settings) can push it without importing
+the live-play service.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import translation
+
+from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
+
+log = logging.getLogger(__name__)
+
+HUMAN = "human"
+CPU = "cpu"
+
+
+def kind_of(cpu_level: str | None) -> tuple[str, str | None]:
+    """A seat's (kind, level): ("cpu", level) for a CPU player, ("human", None) else."""
+    return (CPU, cpu_level) if cpu_level is not None else (HUMAN, None)
+
+
+def cpu_name(level: str, seat_index: int) -> str:
+    """A CPU seat's name in the data every client shares: the site's language."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return cpu_display_name(level, seat_index)
+
+
+def member_name(membership: Membership) -> str:
+    """The name clients are sent: the username, or the CPU's name."""
+    if membership.cpu_level is not None:
+        return cpu_name(membership.cpu_level, membership.seat_index)
+    return membership.user.username if membership.user is not None else ""
+
+
+def room_group(room_id: int) -> str:
+    """Every socket of the room: the room panel, presence."""
+    return f"room.{room_id}"
+
+
+def game_url(game_id: int) -> str:
+    """Where a finished game's record is shown (the history pages)."""
+    return f"/games/{game_id}/"
+
+
+def member_dict(membership: Membership) -> dict[str, Any]:
+    """A room seat as the panel shows it. The one place a seated member's kind is said
+    (CPU seats add `kind: "cpu"` and `level` here)."""
+    kind, level = kind_of(membership.cpu_level)
+    seat: dict[str, Any] = {
+        "index": membership.seat_index,
+        "username": member_name(membership),
+        "kind": kind,
+        "points": membership.points,
+    }
+    if level is not None:
+        seat["level"] = level
+    return seat
+
+
+def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
+    """The seated members by points (best first), with how many games each played here.
+    A CPU's games are those of a CPU of its level on its room seat."""
+    people = [m.user_id for m in members if m.user_id is not None]
+    cpu_seats = [m.seat_index for m in members if m.cpu_level is not None]
+    played = {
+        (user_id, index if user_id is None else None, level): n
+        for user_id, index, level, n in GamePlayer.objects.filter(game__room=room)
+        .filter(Q(user_id__in=people) | Q(cpu_level__isnull=False, room_seat_index__in=cpu_seats))
+        .values("user_id", "room_seat_index", "cpu_level")
+        .annotate(n=Count("id"))
+        .values_list("user_id", "room_seat_index", "cpu_level", "n")
+    }
+    rows = [
+        {
+            "username": member_name(m),
+            "kind": kind_of(m.cpu_level)[0],
+            "points": m.points,
+            "games": played.get(_standing_key(m), 0),
+            "seated": True,
+        }
+        for m in members
+    ]
+    return sorted(rows, key=lambda r: (-r["points"], r["username"]))
+
+
+def _standing_key(m: Membership) -> tuple[int | None, int | None, str | None]:
+    if m.cpu_level is not None:
+        return (None, m.seat_index, m.cpu_level)
+    return (m.user_id, None, None)
+
+
+def _last_result(game: Game | None) -> dict[str, Any] | None:
+    if game is None:
+        return None
+    return {
+        "game": game.pk,
+        "number": game.number,
+        "status": game.status,
+        "result": game.result,
+        "url": game_url(game.pk),
+    }
+
+
+def room_panel(room: Room) -> dict[str, Any]:
+    """The `room` object of protocol v2 (docs/protocol.md), in four queries."""
+    members = list(room.memberships.select_related("user").order_by("seat_index"))
+    by_index = {m.seat_index: m for m in members}
+    # The running game, if any, is the room's latest: numbers only grow and at most
+    # one runs. So the latest two games hold both the running one and the last result.
+    latest = list(
+        room.games.order_by("-number").only("number", "status", "result", "room_id")[:2]
+    )
+    running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
+    last = next((g for g in latest if g.status != Game.Status.RUNNING), None)
+    owner = room.owner.username if room.owner_id is not None and room.owner else None
+    return {
+        "id": room.pk,
+        "name": room.name,
+        "owner": owner,
+        "seat_count": room.seat_count,
+        "timeout": room.timeout_seconds,
+        "is_public": room.is_public,
+        "next_rate": room.next_rate,
+        "deck_out_streak": room.deck_out_streak,
+        "running_game": running.pk if running is not None else None,
+        "seats": [
+            member_dict(by_index[i]) if i in by_index else None for i in range(room.seat_count)
+        ],
+        "standings": standings(room, members),
+        "last_result": _last_result(last),
+    }
+
+
+# -- push -------------------------------------------------------------------------------------
+
+
+def notify_room_panel_on_commit(room_id: int) -> None:
+    """Push the room's panel once the current transaction commits (seats, settings)."""
+    transaction.on_commit(lambda: notify_room_panel(room_id))
+
+
+def notify_room_panel(room_id: int) -> None:
+    """Build the panel from the committed rows and send it to every socket of the room."""
+    try:
+        room = Room.objects.select_related("owner").filter(pk=room_id).first()
+        if room is None:
+            return
+        message = {"type": "room.panel", "room_id": room_id, "room": room_panel(room)}
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(room_group(room_id), message)
+    except Exception:  # clients resync; a failed push must not undo a committed change
+        log.exception("room panel push failed for room %s", room_id)
