@@ -30,12 +30,14 @@ def signed_in(browser: Browser, port: int, user: Any) -> BrowserContext:
     return context
 
 
-# What the person presses, first match wins: chances that pay, a playable card, a colour,
-# then draw / take / pass, and declining what is left.
+# What the person presses, first match wins: chances that pay, a colour, a play (a table
+# may offer a card pair as a selection to confirm with its "play" button), a playable
+# card, then take / draw / pass, and declining what is left.
 CHOICES = [
     "[data-testid=actions] button[data-action=return]",
     "[data-testid=actions] button[data-action=dobon]",
     "[data-testid=actions] button[data-color]",
+    "[data-testid=actions] button[data-action=play]:not([disabled])",
     "[data-testid=hand] button[data-playable=true]",
     "[data-testid=actions] button[data-action=take]",
     "[data-testid=actions] button[data-action=draw]",
