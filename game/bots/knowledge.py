@@ -128,10 +128,44 @@ def sum_table(values: tuple[tuple[int, int], ...], kmax: int, smax: int) -> SumT
     return SumTable(dict(values), kmax, smax)
 
 
+def ruled_out_totals(events: Sequence[Event], seats: Sequence[int]) -> dict[int, set[int]]:
+    """Totals each of ``seats`` cannot hold, since plays it let pass without a dobon.
+
+    Every level declares every dobon it can (R9), and a seat is told of its chance
+    (R9.3), so when a play's window closed with the game going on, no seat whose hand
+    has not changed since could dobon it: its total is not that play's points. A window
+    cut short by a cut-in (R7.2a) proves nothing; nor does the last play while its window
+    may still be open, nor the first card (R3.4).
+    """
+    ruled: dict[int, set[int]] = {s: set() for s in seats}
+    changed: set[int] = set()
+    closed = False          # a later turn action closed the window of the play met next
+    by_cut_in = False       # ... and the first later play was a cut-in
+    for event in reversed(events):
+        kind = event.get("type")
+        if kind == "play":
+            player = event["seat"]
+            if closed and not by_cut_in:
+                for seat in seats:
+                    if seat != player and seat not in changed:
+                        ruled[seat].add(event["points"])
+            changed.add(player)
+            closed, by_cut_in = True, bool(event.get("cut_in"))
+        elif kind in ("draw", "take", "pass"):
+            changed.add(event["seat"])
+            closed, by_cut_in = True, False
+        elif kind == "start" or kind == "dobon":
+            break
+        if len(changed) >= len(seats) and all(s in changed for s in seats):
+            break
+    return ruled
+
+
 class Table:
     """The table as one seat sees it: its hand, the opponents' counts and the unseen pool."""
 
-    def __init__(self, view: View, events: Sequence[Event] | None, smax: int = 60) -> None:
+    def __init__(self, view: View, events: Sequence[Event] | None, smax: int = 60,
+                 infer: bool = True, watch: int = MAX_TRACKED_HAND) -> None:
         self.view = view
         self.me: int = view["seat"]
         self.hand: list[str] = list(view.get("hand") or [])
@@ -139,34 +173,46 @@ class Table:
         counts: list[int] = list(view["hand_counts"])
         self.counts = counts
         self.opponents = [s for s in range(len(counts)) if s != self.me and counts[s] > 0]
+        # The opponents whose danger is reckoned: those holding at most ``watch`` cards.
+        self.watched = [s for s in self.opponents if counts[s] <= watch]
         self.values = unseen_values(view, events)
         self.pool_size = sum(self.values.values())
         self.mean_value = (
             sum(v * n for v, n in self.values.items()) / self.pool_size if self.pool_size else 0.0
         )
-        self.smax = smax
+        # What the log proves about the opponents' totals (only a seat that reads it).
+        self.ruled: dict[int, set[int]] = (
+            ruled_out_totals(events, self.watched) if events is not None and infer else {}
+        )
+        self.smax = max([smax] + [min(t, 100) for r in self.ruled.values() for t in r])
         self._danger: dict[int, float] = {}
 
     @cached_property
     def sums(self) -> SumTable:
         """Built on first use: many decisions never need a play's danger."""
-        kmax = max((self.counts[s] for s in self.opponents), default=0)
+        kmax = max((self.counts[s] for s in self.watched), default=0)
         return sum_table(tuple(sorted(self.values.items())), kmax, self.smax)
 
     def hit_chance(self, seat: int, total: int) -> float:
-        """The chance that ``seat``'s hand totals ``total`` (R9.1)."""
-        return self.sums.probability(self.counts[seat], total)
+        """The chance that ``seat``'s hand totals ``total`` (R9.1), given the totals the
+        log rules out for it."""
+        k = self.counts[seat]
+        ruled = self.ruled.get(seat)
+        if not ruled:
+            return self.sums.probability(k, total)
+        if total in ruled:
+            return 0.0
+        left = 1.0 - sum(self.sums.probability(k, t) for t in ruled)
+        return self.sums.probability(k, total) / left if left > 1e-9 else 0.0
 
-    def danger(self, total: int, exclude: int | None = None) -> float:
+    def danger(self, total: int) -> float:
         """The chance that at least one opponent may dobon a play worth ``total``."""
-        if exclude is None and total in self._danger:
+        if total in self._danger:
             return self._danger[total]
         safe = 1.0
-        for seat in self.opponents:
-            if seat != exclude:
-                safe *= 1.0 - self.hit_chance(seat, total)
-        if exclude is None:
-            self._danger[total] = 1.0 - safe
+        for seat in self.watched:
+            safe *= 1.0 - self.hit_chance(seat, total)
+        self._danger[total] = 1.0 - safe
         return 1.0 - safe
 
     def value_share(self, value: int) -> float:

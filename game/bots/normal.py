@@ -8,7 +8,8 @@ own were unseen (``Table(view, None)``), by the opponents' card counts only.
 - sheds high-point and action cards early, keeps number cards to go out with (R8.1);
 - prefers plays after which its remaining hand equals the play's points, so that a
   dobon on it could be returned (R10.1);
-- avoids plays whose points opponents with few cards are likely to hold in total (R9.1);
+- avoids plays whose points opponents with four cards or fewer are likely to hold in
+  total (R9.1);
 - draws only when every play looks bad; after a draw, passes unless a play is good.
 """
 
@@ -28,6 +29,7 @@ _RETURNABLE = 80.0
 _STUCK = 30.0
 _GO_OUT = 1000.0
 _CUT_IN_BAR = 12.0
+_WATCH = 4  # only opponents holding this many cards or fewer are thought dangerous
 
 
 class NormalPolicy:
@@ -47,7 +49,7 @@ class NormalPolicy:
         if colour is not None:
             return colour
         options = plays(legal)
-        table = Table(view, None, smax=_max_points(options))
+        table = Table(view, None, smax=_max_points(options), watch=_WATCH)
         scored = sorted(((self._score(table, a["cards"]), i) for i, a in enumerate(options)),
                         reverse=True)
         best = options[scored[0][1]] if scored else None

@@ -23,9 +23,13 @@ from .knowledge import IS_ACTION, Event, Table, View, points
 
 _PER_CARD = 12.0
 _PER_POINT = 0.5
-_OWN_DOBON = 0.35
+_OWN_DOBON = 0.7
 _STUCK = 40.0
 _DRAW_COST = 14.0
+_INFER = True
+_WEIGH_TAKE = True
+_BLOCK = 10.0
+_RISK = 1.7
 
 
 class StrongPolicy:
@@ -44,7 +48,8 @@ class StrongPolicy:
         if certain is not None:
             return certain
         options = plays(legal)
-        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0))
+        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0),
+                      infer=_INFER)
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour
@@ -54,8 +59,9 @@ class StrongPolicy:
         best = options[best_index] if scored else None
         if view["turn"] != view["seat"]:
             return best if best is not None and best_score > 0 else None  # R7 cut-in
-        if view["pending_draw"]:
-            return best if best is not None else find(legal, "draw")  # R5.2
+        if view["pending_draw"]:  # R5: stack unless taking costs less than the risk
+            take = judge.take(view["pending_draw"]) if _WEIGH_TAKE else float("-inf")
+            return best if best is not None and best_score > take else find(legal, "draw")
         draw = find(legal, "draw")
         if draw is not None and (best is None or judge.draw() > best_score):
             return draw
@@ -93,13 +99,23 @@ class _Judge:
         rest = without(self.t.hand, cards)
         danger = self.t.danger(value)
         if not rest:
-            return (1.0 - danger) * self.gain - danger * self.total
+            return (1.0 - danger) * self.gain - _RISK * danger * self.total
         score = _PER_CARD * len(cards) + _PER_POINT * value
         if points(rest) == value:
             score += danger * self.total  # R10: we would return it
         else:
-            score -= danger * self.total
-        return score + self.hand_value(points(rest), _stuck(rest))
+            score -= _RISK * danger * self.total
+        return score + self.hand_value(points(rest), _stuck(rest)) + self.block(cards[-1])
+
+    def block(self, card: str) -> float:
+        """S, +2 and W+4 hold back the next seat (R4.4): worth most when it is close to
+        going out, which would make us pay our hand (R11.1)."""
+        if not card.endswith(("S", "+2", "+4")):
+            return 0.0
+        view = self.t.view
+        nxt = (self.t.me + view["direction"]) % len(self.t.counts)
+        left = self.t.counts[nxt]
+        return _BLOCK * (3 - left) if 0 < left <= 2 else 0.0
 
     def draw(self) -> float:
         """The optional draw: one card more, a new total (averaged over unseen cards)."""
@@ -111,6 +127,10 @@ class _Judge:
         for drawn, n in t.values.items():  # 0-9 are number cards, the rest action cards
             expected += n * self.hand_value(t.my_points + drawn, stuck and drawn >= 10)
         return expected / t.pool_size - _DRAW_COST - _PER_POINT * t.mean_value
+
+    def take(self, count: int) -> float:
+        """Taking a draw stack (R5.2): ``count`` more cards of average points."""
+        return -count * (_DRAW_COST + _PER_POINT * self.t.mean_value)
 
     def stay(self) -> float:
         """Passing after the draw keeps the hand as it is."""

@@ -1,4 +1,4 @@
-"""Thousands of games among random mixes of levels, 2 to 8 seats: every answer a policy
+"""A thousand games among random mixes of levels, 2 to 8 seats: every answer a policy
 gives is one of its legal actions and the engine accepts it; policies see only a JSON
 round trip of their view and events, and their answers depend on nothing else."""
 
@@ -47,20 +47,21 @@ def _play_checked(levels: Sequence[str], seed: int, roundtrip: bool) -> tuple[in
 
 
 def test_thousands_of_games_every_answer_is_legal_and_accepted() -> None:
-    """R1.1 2-8 seats, every level: 1,500 whole games, about 90,000 answers."""
+    """R1.1 2-8 seats, every level: 1,000 whole games, about 60,000 answers (the folder
+    must stay fast on a shared 2-core machine)."""
     rng = random.Random(20261122)
     total = 0
     seats_seen: set[int] = set()
     levels_seen: set[str] = set()
-    for seed in range(1500):
+    for seed in range(1000):
         levels = _lineup(rng)
         seats_seen.add(len(levels))
         levels_seen.update(levels)
-        actions, _ = _play_checked(levels, seed, roundtrip=seed % 50 == 0)
+        actions, _ = _play_checked(levels, seed, roundtrip=seed % 25 == 0)
         total += actions
     assert seats_seen == set(range(2, 9))
     assert levels_seen == set(LEVELS)
-    assert total > 80_000
+    assert total > 50_000
 
 
 def test_policies_get_only_json_and_it_is_enough() -> None:
