@@ -28,6 +28,7 @@ class Player:
     act: bool
     think: tuple[float, float] | None = None  # seconds before acting (human pace)
     owner_start: Callable[[], Awaitable[None]] | None = None  # press "start" when a game ends
+    gate: asyncio.Semaphore | None = None  # bounds the handshakes in flight
     arrivals: list[tuple[int, int, float]] = field(default_factory=list)  # game, version, time
     sent: list[Sent] = field(default_factory=list)
     timeouts: list[float] = field(default_factory=list)  # arrival − deadline (idle mode)
@@ -42,6 +43,16 @@ class Player:
     restarting: bool = False
 
     async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
+        gate = self.gate or asyncio.Semaphore(1)
+        async with gate:  # until the first state: daphne drops a handshake not done in 5 s
+            if not await self.connect():
+                return
+            first = await self.ws.recv()
+        self.receive(first, stop, rng)
+        async for raw in self.ws:
+            self.receive(raw, stop, rng)
+
+    async def connect(self) -> bool:
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidHandshake
 
@@ -53,27 +64,27 @@ class Player:
                     additional_headers={"Cookie": self.cookie}, max_size=2**22,
                     open_timeout=30,
                 )
-                break
+                return True
             except (OSError, InvalidHandshake, TimeoutError):
                 self.retries += 1
                 await asyncio.sleep(0.5 * 2**attempt)
-        else:
-            return
-        async for raw in self.ws:
-            now = time.time()
-            self.frames += 1
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "error" and self.sent:
-                self.sent[-1].refused = True
-            elif kind == "event":  # protocol v1: events came in frames of their own
-                self.saw_timeout |= message["event"]["type"] == "timeout"
-            elif kind == "state":
-                events = message.get("events") or []
-                self.saw_timeout |= any(e.get("type") == "timeout" for e in events)
-                self.on_state(message, now)
-                if not stop.is_set():
-                    self.react(stop, rng)
+        return False
+
+    def receive(self, raw: str | bytes, stop: asyncio.Event, rng: random.Random) -> None:
+        now = time.time()
+        self.frames += 1
+        message = json.loads(raw)
+        kind = message["type"]
+        if kind == "error" and self.sent:
+            self.sent[-1].refused = True
+        elif kind == "event":  # protocol v1: events came in frames of their own
+            self.saw_timeout |= message["event"]["type"] == "timeout"
+        elif kind == "state":
+            events = message.get("events") or []
+            self.saw_timeout |= any(e.get("type") == "timeout" for e in events)
+            self.on_state(message, now)
+            if not stop.is_set():
+                self.react(stop, rng)
 
     def on_state(self, message: dict[str, Any], now: float) -> None:
         game, version = message["game"], message["version"]

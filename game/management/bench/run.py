@@ -14,7 +14,7 @@ from game.management.bench import stack
 from game.management.bench.cost import CostMeter
 from game.management.bench.players import Player, delays, summary_ms
 
-CONNECT_BATCH = 40  # sockets opened per quarter second: a ramp, not one burst
+HANDSHAKES_IN_FLIGHT = 16  # a ramp, not one burst: daphne drops handshakes slower than 5 s
 
 
 def versions(database_url: str, room_ids: list[int]) -> dict[int, int]:
@@ -55,6 +55,7 @@ class Run:
         self.room_ids: list[int] = []
         self.stop = asyncio.Event()
         self.rng = random.Random(args.seed)
+        self.gate = asyncio.Semaphore(HANDSHAKES_IN_FLIGHT)
 
     def meter(self) -> CostMeter:
         return CostMeter(self.procs.groups(), self.args.redis_url, self.args.database_url,
@@ -74,14 +75,12 @@ class Run:
                 port = self.ports[len(self.players) % len(self.ports)]
                 owner = self.starter(port, room.pk, cookie) if i == 0 and not a.idle else None
                 p = Player(f"p{len(self.players)}", room.pk, port, cookie, act=not a.idle,
-                           think=a.think, owner_start=owner)
+                           think=a.think, owner_start=owner, gate=self.gate)
                 self.players.append(p)
                 fresh.append(p)
-        for i, p in enumerate(fresh):
+        for p in fresh:
             self.tasks.append(asyncio.create_task(p.run(self.stop, self.rng)))
-            if i % CONNECT_BATCH == CONNECT_BATCH - 1:
-                await asyncio.sleep(0.25)
-        end = time.monotonic() + 120  # every socket connected and has its first state
+        end = time.monotonic() + 300  # every socket connected and has its first state
         while time.monotonic() < end and any(p.state is None for p in fresh):
             await asyncio.sleep(0.1)
         for room, seated in tables:
