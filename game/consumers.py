@@ -253,7 +253,14 @@ def _keeping_connection(fn: Callable[..., T], *args: Any) -> T:
     for conn in connections.all(initialized_only=True):
         if conn.connection is not None and conn.errors_occurred and not conn.is_usable():
             conn.close()
-    return fn(*args)
+    try:
+        return fn(*args)
+    finally:
+        # With psycopg's pool (settings: DOBON_DB_POOL) a close only hands the connection
+        # back, so nothing is kept checked out by this thread between messages.
+        for conn in connections.all(initialized_only=True):
+            if getattr(conn, "pool", None) is not None:
+                conn.close()
 
 
 def _act(room_id: int, user: Any, action: Any) -> list[play.Push]:
