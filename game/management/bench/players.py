@@ -90,8 +90,10 @@ class Player:
         game, version = message["game"], message["version"]
         if game is not None:
             last = self.arrivals[-1] if self.arrivals else None
-            if last and last[0] == game and version > last[1] + 1:
-                self.gaps += version - last[1] - 1
+            # v2: a frame carries the events since `from_version`; v1 frames had one version.
+            since = message.get("from_version", version - 1)
+            if last and last[0] == game and since is not None and since > last[1]:
+                self.gaps += since - last[1]
             self.arrivals.append((game, version, now))
         if self.saw_timeout and self.deadline is not None:
             self.timeouts.append(now - self.deadline)
