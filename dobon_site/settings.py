@@ -179,6 +179,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 # published per move. A sweep nobody picked up within its period is superseded by the
 # next one: expire it rather than let sweeps queue up.
 DOBON_SWEEP_SECONDS = float(env_str("DOBON_SWEEP_SECONDS", "0.25"))
+# Beat runs the sweep in its own process (game/beat.py) rather than publishing a task.
+if env_bool("DOBON_SWEEP_IN_BEAT", default=True):
+    CELERY_BEAT_SCHEDULER = "game.beat:SweepingScheduler"
 CELERY_BEAT_SCHEDULE = {
     "expire-due-games": {
         "task": "game.tasks.expire_due_games_task",

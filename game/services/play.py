@@ -43,7 +43,7 @@ from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import panel, rooms
+from game.services import panel, rooms, sender
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -754,4 +754,7 @@ def _send(pushes: list[tuple[str, dict[str, Any]]]) -> None:
         for group, message in pushes:
             await layer.group_send(group, message)
 
-    async_to_sync(send_all)()
+    if settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
+        sender.run(send_all)  # a kept loop (and Redis connection) in workers and beat
+    else:
+        async_to_sync(send_all)()

@@ -151,3 +151,34 @@ def test_the_beat_sweeps_within_half_a_second(settings, game, monkeypatch):
     assert 0 < float(entry["schedule"]) <= 0.5
     monkeypatch.setattr(play, "_now", lambda now: NOW + 10.01 if now is None else now)
     assert tasks.expire_due_games_task.run() == 1  # due 10 ms ago: no grace period
+
+
+def test_beat_sweeps_in_place_and_publishes_any_other_task(settings, monkeypatch, tmp_path):
+    """game.beat: the sweep entry runs inside beat (no broker message); others publish."""
+    from celery.beat import PersistentScheduler, ScheduleEntry
+
+    from dobon_site.celery import app
+    from game import beat
+
+    assert settings.CELERY_BEAT_SCHEDULER == "game.beat:SweepingScheduler"
+    swept: list[int] = []
+    published: list[str] = []
+    monkeypatch.setattr(beat, "sweep", lambda: swept.append(1) or 0)
+    monkeypatch.setattr(PersistentScheduler, "apply_async",
+                        lambda self, entry, **kwargs: published.append(entry.task))
+    scheduler = beat.SweepingScheduler(app=app, schedule_filename=str(tmp_path / "s"),
+                                       lazy=True)
+    sweep_entry = ScheduleEntry(name="sweep", task=beat.SWEEP_TASK, schedule=0.25, app=app)
+    other = ScheduleEntry(name="other", task="game.tasks.other", schedule=60.0, app=app)
+    scheduler.apply_async(sweep_entry, advance=False)
+    scheduler.apply_async(other, advance=False)
+    assert swept == [1] and published == ["game.tasks.other"]
+
+
+@pytest.mark.django_db(transaction=True)  # sweep() closes connections, as beat's thread must
+def test_the_beat_sweep_applies_due_timeouts(game, monkeypatch):
+    from game import beat
+
+    monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
+    assert beat.sweep() == 1
+    assert Game.objects.get(pk=game.pk).version == 1
