@@ -21,6 +21,7 @@ group gets the spectator view (`view(None)`) and public events; the room group o
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import threading
@@ -720,11 +721,16 @@ async def send_pushes(pushes: list[Push]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, message in pushes:
+
+    async def push(group: str, message: dict[str, Any]) -> None:
         try:
             await layer.group_send(group, message)
         except Exception:  # clients resync by version; a failed push must not undo a move
             log.exception("push to %s failed", group)
+
+    # All at once: one round trip to Redis instead of one per recipient, so the next
+    # version (perhaps committed by another process) is less likely to overtake this one.
+    await asyncio.gather(*(push(group, message) for group, message in pushes))
 
 
 def notify_change(change: TableChange) -> None:
