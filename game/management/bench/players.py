@@ -34,6 +34,7 @@ class Player:
     timeouts: list[float] = field(default_factory=list)  # arrival − deadline (idle mode)
     frames: int = 0
     gaps: int = 0
+    resumes: int = 0
     retries: int = 0
     state: dict[str, Any] | None = None
     acted: tuple[int, int] | None = None
@@ -94,6 +95,8 @@ class Player:
             since = message.get("from_version", version - 1)
             if last and last[0] == game and since is not None and since > last[1]:
                 self.gaps += since - last[1]
+                if "from_version" in message:  # v2: resume, as docs/protocol.md asks
+                    self.resume(game, last[1])
             self.arrivals.append((game, version, now))
         if self.saw_timeout and self.deadline is not None:
             self.timeouts.append(now - self.deadline)
@@ -101,6 +104,13 @@ class Player:
         self.state = message
         view = message["view"]
         self.deadline = view["turn_deadline"] if view else None
+
+    def resume(self, game: int, version: int) -> None:
+        """Ask for the events since `version` (the reply fills the gap in the move log)."""
+        self.resumes += 1
+        asyncio.get_running_loop().create_task(
+            self.ws.send(json.dumps({"type": "sync", "game": game, "version": version}))
+        )
 
     def react(self, stop: asyncio.Event, rng: random.Random) -> None:
         state = self.state

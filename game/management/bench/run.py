@@ -141,7 +141,10 @@ class Run:
         closing = [p.ws.close() for p in self.players if p.ws is not None]
         await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), 30)
         return {
+            # A gap (a push overtaken by a later version for longer than the server
+            # waits, or dropped) is resumed by the client; stale sockets are lost updates.
             "lost_updates": {"version_gaps": sum(p.gaps for p in self.players),
+                             "resumes": sum(p.resumes for p in self.players),
                              "stale_sockets": stale},
             "connect_retries": sum(p.retries for p in self.players),
             "mean_states_per_socket": round(
