@@ -9,8 +9,8 @@ nothing sleeps in a request:
   (`DELAY_TURN`; `DELAY_CHANCE`, shorter, for cut-ins, dobons and returns so that it can
   take a chance before the window closes). The earliest becomes `Game.cpu_due`, and
   `Game.next_deadline` is the earlier of that and the engine's own deadline.
-- The sweep (`play.expire_due_games`) and the ETA task (`play.expire_game`) find the game
-  due and, under the row lock, call `run_due`: due timeouts first (`advance(now)`), then
+- The sweep (`play.expire_due_games`, the one clock) finds the game due and, under the
+  row lock, calls `run_due`: due timeouts first (`advance(now)`), then
   the CPU seats in the order of their delays ask their policy; the first action one
   returns is applied and saved as the next version, which plans the next CPU move.
 - A policy that raises, answers too slowly or answers something illegal is logged and
@@ -162,8 +162,6 @@ def do_clear_due(game: Game, engine: Engine) -> None:
     game.cpu_due = None
     game.next_deadline = play.to_datetime(engine.next_deadline)
     game.save(update_fields=["cpu_due", "next_deadline"])
-    game_id, version, deadline = game.pk, game.version, engine.next_deadline
-    transaction.on_commit(lambda: play.schedule_expiry_soon(game_id, version, deadline))
 
 
 def _first_cpu_move(

@@ -140,17 +140,6 @@ def test_a_cpu_declares_dobon_in_its_short_window(alice):
     assert (1, "dobon") in public_types(game)
 
 
-def test_the_eta_task_runs_a_due_cpu_too(alice):
-    room = cpu_room(alice, "strong", "strong", "strong")
-    hands = [["G1", "G2"], ["R5", "B7", "Y2"], ["Y9", "Y8"], ["G9", "G8"]]
-    game = start_at(room, alice, position(hands, first_player=1))
-    wake = due(game)
-    assert play.expire_game(game.pk, game.version, now=wake - 0.1) is None
-    outcome = play.expire_game(game.pk, game.version, now=wake)
-    assert outcome is not None and outcome.version == 1
-    assert outcome.events[0]["seat"] == 1
-
-
 # -- what a CPU sees ---------------------------------------------------------------------------
 
 
