@@ -52,7 +52,11 @@ def test_owner_removes_a_cpu_and_the_seat_is_free_again(room, alice):
     assert seating(room)[3] == ("cpu:normal", 0)
 
 
-def test_a_cpu_seat_pushes_the_room_panel(room, alice, django_capture_on_commit_callbacks):
+def test_a_cpu_seat_pushes_the_room_panel(
+    room, alice, settings, django_capture_on_commit_callbacks
+):
+    # A layer this test can listen on, whatever REDIS_URL configures.
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(play.room_group(room.pk), channel)
