@@ -72,12 +72,16 @@ def member_dict(membership: Membership) -> dict[str, Any]:
     return seat
 
 
+# Whose games: (user id, None, None) for a person, (None, room seat, level) for a CPU.
+StandingKey = tuple[int | None, int | None, str | None]
+
+
 def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
     """The seated members by points (best first), with how many games each played here.
     A CPU's games are those of a CPU of its level on its room seat."""
     people = [m.user_id for m in members if m.user_id is not None]
     cpu_seats = [m.seat_index for m in members if m.cpu_level is not None]
-    played = {
+    played: dict[StandingKey, int] = {
         (user_id, index if user_id is None else None, level): n
         for user_id, index, level, n in GamePlayer.objects.filter(game__room=room)
         .filter(Q(user_id__in=people) | Q(cpu_level__isnull=False, room_seat_index__in=cpu_seats))
@@ -98,7 +102,7 @@ def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-r["points"], r["username"]))
 
 
-def _standing_key(m: Membership) -> tuple[int | None, int | None, str | None]:
+def _standing_key(m: Membership) -> StandingKey:
     if m.cpu_level is not None:
         return (None, m.seat_index, m.cpu_level)
     return (m.user_id, None, None)
