@@ -2,8 +2,9 @@
 
 It rebuilds, from its view and events, the cards it has not seen (the first card, every
 play and its own hand are known), and from them the chance that each opponent's hand
-totals a given number of points (R9.1) given its card count. Each option is judged in
-points, as the settlement counts them (R11):
+totals a given number of points (R9.1) given its card count, ruling out the totals of
+plays that went by without a dobon (knowledge.ruled_out_totals). Each option is judged
+in points, as the settlement counts them (R11):
 
 - a play loses the table's total T when an opponent may dobon it (R11.2), unless the
   hand left equals the play's points so that the dobon would be returned (R10, R11.3);
@@ -11,7 +12,12 @@ points, as the settlement counts them (R11):
 - the hand left is worth its own dobon chances: the share of unseen cards worth exactly
   its total, over the opponents' plays before its next turn;
 - cards and points shed count for progress; a hand of action cards only is stuck (R8.1);
+- S, +2 and W+4 are worth more when the next seat is close to going out (R4.4);
+- a draw stack is stacked (R5.1) unless taking it costs less than the stacking play's
+  risk (R5.2); the optional draw (R4.2) is valued over the unseen cards;
 - a cut-in (R7) is taken when its value is positive, else the chance is left to lapse.
+
+The weights below were chosen by A/B tournaments (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ _PER_POINT = 0.5
 _OWN_DOBON = 0.7
 _STUCK = 40.0
 _DRAW_COST = 14.0
-_INFER = True
-_WEIGH_TAKE = True
 _BLOCK = 10.0
+_CUT_IN_BAR = 0.0
+# Being dobon'd costs more than the random-hand model's chance times T: hands are not
+# random subsets (players keep number cards), and the game's future is lost with it.
 _RISK = 1.7
 
 
@@ -48,8 +55,7 @@ class StrongPolicy:
         if certain is not None:
             return certain
         options = plays(legal)
-        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0),
-                      infer=_INFER)
+        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0))
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour
@@ -58,9 +64,10 @@ class StrongPolicy:
         best_score, best_index = max(scored, default=(float("-inf"), -1))
         best = options[best_index] if scored else None
         if view["turn"] != view["seat"]:
-            return best if best is not None and best_score > 0 else None  # R7 cut-in
+            # R7 cut-in: an extra play, taken when it is worth more than waiting.
+            return best if best is not None and best_score > _CUT_IN_BAR else None
         if view["pending_draw"]:  # R5: stack unless taking costs less than the risk
-            take = judge.take(view["pending_draw"]) if _WEIGH_TAKE else float("-inf")
+            take = judge.take(view["pending_draw"])
             return best if best is not None and best_score > take else find(legal, "draw")
         draw = find(legal, "draw")
         if draw is not None and (best is None or judge.draw() > best_score):

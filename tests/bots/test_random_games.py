@@ -46,7 +46,7 @@ def _play_checked(levels: Sequence[str], seed: int, roundtrip: bool) -> tuple[in
     return record.actions, answers
 
 
-def test_thousands_of_games_every_answer_is_legal_and_accepted() -> None:
+def test_a_thousand_games_every_answer_is_legal_and_accepted() -> None:
     """R1.1 2-8 seats, every level: 1,000 whole games, about 60,000 answers (the folder
     must stay fast on a shared 2-core machine)."""
     rng = random.Random(20261122)
