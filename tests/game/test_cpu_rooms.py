@@ -124,12 +124,17 @@ def test_people_cannot_sit_on_a_cpu_seat(room, alice, carol):
     assert rooms.join_room(room, carol).seat_index == 3
 
 
-def test_a_cpu_never_inherits_the_room(alice):
+def test_a_cpu_never_inherits_the_room(alice, bob):
     room = rooms.create_room(alice, name="alone")
     rooms.add_cpu(room, alice, 1, "easy")
     rooms.leave_room(room, alice)
     room.refresh_from_db()
     assert room.owner_id == alice.pk  # kept, as when the room is empty of people
+    rooms.take_seat(room, alice, 0)
+    rooms.take_seat(room, bob, 2)  # seated after the CPU
+    rooms.leave_room(room, alice)
+    room.refresh_from_db()
+    assert room.owner_id == bob.pk
 
 
 def test_cpu_seats_are_marked_in_the_room_panel(room, alice):
