@@ -64,7 +64,7 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dobon_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/14
 bench-load: install
 	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
-		$(BIN)/python -m game.bench_load $(BENCH_ARGS)
+		$(BIN)/python manage.py bench_load $(BENCH_ARGS)
 
 # After changing user-facing strings (needs GNU gettext); the compiled .mo is committed
 # so that running the site needs no build step.

@@ -97,6 +97,17 @@ DATABASES = {
         conn_max_age=0,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DOBON_DB_POOL", default=True
+):
+    # psycopg's pool (Django 5.1+): channels closes the connection before every message it
+    # dispatches, which with CONN_MAX_AGE = 0 meant a new PostgreSQL session (~6 ms of
+    # server CPU) for most moves; a close now hands the connection back to the pool.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DOBON_DB_POOL_MIN", 1),
+        "max_size": env_int("DOBON_DB_POOL_MAX", 4),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Live play writes from several threads: take the write lock at BEGIN (SQLite has no
     # row locks, so select_for_update is a no-op there) and wait for it instead of failing.
@@ -164,7 +175,18 @@ STORAGES = {
 
 REDIS_URL = env_str("REDIS_URL")
 
-if REDIS_URL:
+# "pubsub" (default): one PUBLISH per group send, at most once; clients resync by version.
+# "core": channels-redis' lists and sorted sets, about 14 Redis commands per group send.
+DOBON_CHANNEL_LAYER = env_str("DOBON_CHANNEL_LAYER", "pubsub")
+if REDIS_URL and DOBON_CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # No socket timeout: the subscriber connection is quiet between messages.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -195,13 +217,19 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
+# The timeouts' clock (R14): a sweep over the indexed Game.next_deadline every
+# DOBON_SWEEP_SECONDS, so an automatic action lands at most about that late. No task is
+# published per move. A sweep nobody picked up within its period is superseded by the
+# next one: expire it rather than let sweeps queue up.
+DOBON_SWEEP_SECONDS = float(env_str("DOBON_SWEEP_SECONDS", "0.25"))
+# Beat runs the sweep in its own process (game/beat.py) rather than publishing a task.
+if env_bool("DOBON_SWEEP_IN_BEAT", default=True):
+    CELERY_BEAT_SCHEDULER = "game.beat:SweepingScheduler"
 CELERY_BEAT_SCHEDULE = {
-    # A sweep nobody picked up within its second is superseded by the next one: expire it
-    # rather than let sweeps queue up in front of the precise ETA tasks.
     "expire-due-games": {
         "task": "game.tasks.expire_due_games_task",
-        "schedule": 1.0,
-        "options": {"expires": 1.0},
+        "schedule": DOBON_SWEEP_SECONDS,
+        "options": {"expires": max(DOBON_SWEEP_SECONDS, 0.5)},
     },
 }
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
@@ -209,6 +237,9 @@ DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CE
 # Opt-in: commit moves without waiting for PostgreSQL's WAL flush. Off by default because
 # a database crash could lose acknowledged moves (game/services/play.py, _relax_commit).
 DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=False)
+
+# CPU players' thinking time in percent of their human-like 0.6–2 s (game/services/cpu.py).
+DOBON_CPU_DELAY_PERCENT = env_int("DOBON_CPU_DELAY_PERCENT", 100)
 
 # Live play limits (websocket protocol).
 DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)

@@ -7,4 +7,9 @@ class GameConfig(AppConfig):
     verbose_name = _("Games and rooms")
 
     def ready(self) -> None:
-        from game import signals  # noqa: F401 (connects the receivers)
+        from game import (
+            instrument,
+            signals,  # noqa: F401 (connects the receivers)
+        )
+
+        instrument.install()  # only under the load benchmark (DOBON_BENCH_COUNTERS_DIR)

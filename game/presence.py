@@ -114,7 +114,10 @@ class RedisStore:
     def __init__(self, url: str) -> None:
         import redis.asyncio
 
-        self.redis = redis.asyncio.Redis.from_url(url)
+        # A blocking pool: redis-py's default pool raises "Too many connections" past 100
+        # concurrent commands (a few hundred sockets connecting at once); this one waits.
+        pool = redis.asyncio.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10)
+        self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.admit_script = self.redis.register_script(ADMIT)
 
     @staticmethod

@@ -16,7 +16,6 @@ Time only enters as the ``now`` argument and randomness only through the game's 
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, NoReturn
@@ -46,6 +45,7 @@ from .cards import (
 )
 from .errors import IllegalAction
 from .result import Result, settle_agari, settle_deck_out, settle_dobon
+from .rng import SeededRandom
 
 Event = dict[str, Any]
 Action = dict[str, Any]
@@ -153,7 +153,7 @@ class Game:
     _target: int                   # the dobon'd seat, -1 before any dobon
     _declarers: list[int]          # dobon declarers in declaration order
     _result: Result | None
-    _rng: random.Random
+    _rng: SeededRandom
     _rng_shared: bool              # copy-on-write: another Game may hold the same generator
     # What legal_actions last found for one seat, so that apply can take a listed action
     # without checking it again. _mv_seat is -1 whenever the state has changed since.
@@ -174,7 +174,7 @@ class Game:
         110.0
         """
         _check_table(players, first_player, rate, timeout, now)
-        rng = random.Random(seed)
+        rng = SeededRandom(seed)
         deck = list(_FULL_DECK)
         rng.shuffle(deck)
         hands = [deck[s * _HAND_SIZE:(s + 1) * _HAND_SIZE] for s in range(players)]
@@ -206,12 +206,12 @@ class Game:
             raise ValueError("first_card must be a card code")
         first = parse_cards([first_card])[0]
         pile = parse_cards(deck)
-        rng = random.Random(seed)
+        rng = SeededRandom(seed)
         return cls._start(ids, first, pile, first_player, rate, float(timeout), now, rng)
 
     @classmethod
     def _start(cls, hands: list[list[int]], first: int, deck: list[int], first_player: int,
-               rate: int, timeout: float, now: float, rng: random.Random) -> Game:
+               rate: int, timeout: float, now: float, rng: SeededRandom) -> Game:
         g = cls.__new__(cls)
         n = len(hands)
         g._n = n
@@ -1272,16 +1272,13 @@ class Game:
         g._mv_other = ()
         return g
 
-    def _own_rng(self) -> random.Random:
+    def _own_rng(self) -> SeededRandom:
         if self._rng_shared:
-            rng = random.Random(0)
-            rng.setstate(self._rng.getstate())
-            self._rng, self._rng_shared = rng, False
+            self._rng, self._rng_shared = self._rng.clone(), False
         return self._rng
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-safe (hidden cards and the RNG included: keep it server-side)."""
-        version, internal, gauss = self._rng.getstate()
         return {
             "format": _FORMAT,
             "hands": [[CODE[i] for i in h] for h in self._hands],
@@ -1297,7 +1294,8 @@ class Game:
             "chance_deadline": self._chance_dl,
             "target": self._target, "declarers": list(self._declarers),
             "result": self._result.to_dict() if self._result else None,
-            "rng": [version, list(internal), gauss],
+            # The seed and the words drawn (SeededRandom), not the 625-word state.
+            "rng": self._rng.state(),
         }
 
     @classmethod
@@ -1323,10 +1321,7 @@ class Game:
         g._chance_dl = _float_or_none(d["chance_deadline"])
         g._target, g._declarers = int(d["target"]), [int(s) for s in d["declarers"]]
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
-        version, internal, gauss = d["rng"]
-        g._rng = random.Random(0)
-        g._rng.setstate((version, tuple(internal), gauss))
-        g._rng_shared = False
+        g._rng, g._rng_shared = SeededRandom.from_state(d["rng"]), False
         g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
         g._mv_other = ()
         return g

@@ -2,10 +2,12 @@
 
 Every change is one short transaction: lock the game row (`select_for_update`), load
 the engine from `Game.state`, apply what is due (`advance(now)`) and then the action,
-save the state with `version + 1`, append the events. Pushes and the next timeout task
-are sent only after the commit (`transaction.on_commit`). No lock is held while
-anything is awaited, and no game state lives in process memory: any daphne process or
-Celery worker can serve any room.
+save the state with `version + 1` and its next deadline, append the events. Pushes are
+sent only after the commit (`transaction.on_commit`). Timeouts need no message per
+move: the sweep (`expire_due_games`, Celery beat or the in-process scheduler) finds due
+games by the indexed `Game.next_deadline`. No lock is held while anything is awaited,
+and no game state lives in process memory: any daphne process or Celery worker can
+serve any room.
 
 Names follow the check_/do_/notify_ split: `check_*` validate and raise `PlayError`,
 `do_*` change rows under the lock, `notify_*` build payloads and send them. Time is an
@@ -20,12 +22,12 @@ leaves this module.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,13 +38,14 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, Max, OuterRef, Q
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import JSONObject
 
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import panel, rooms
+from game.services import cpu, panel, rooms, sender
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -138,6 +141,11 @@ class Seat:
             player["level"] = self.level
         return player
 
+    @property
+    def cpu_level(self) -> str | None:
+        """A CPU seat's level; None for a person (or a program)."""
+        return self.level if self.kind == panel.CPU else None
+
 
 @dataclass
 class TableChange:
@@ -155,15 +163,62 @@ class TableChange:
     deadline: float | None = None
 
 
+SEAT_FIELDS = ("seat", "user_id", "username", "room_seat_index", "cpu_level")
+
+
 def _seats_of(game: Game) -> list[Seat]:
-    """The game's seats and whether each user still sits in the room, in one query."""
-    seated = Membership.objects.filter(room_id=game.room_id, user_id=OuterRef("user_id"))
+    """The game's seats and whether each player still sits in the room, in one query.
+    A CPU seat is present while a CPU still sits on its room seat."""
+    locked = getattr(game, "seats_json", None)
+    if locked is not None:  # read together with the row lock (_locked_with_seats)
+        return [_seat(**row) for row in locked]
     rows = (
         game.players.order_by("seat")
-        .annotate(present=Exists(seated))
-        .values_list("seat", "user_id", "username", "room_seat_index", "present")
+        .annotate(**_presence(game.room_id))
+        .values(*SEAT_FIELDS, "present", "cpu_present")
     )
-    return [Seat(*row) for row in rows]
+    return [_seat(**row) for row in rows]
+
+
+def _presence(room_id: Any) -> dict[str, Exists]:
+    """`present` (the user still sits in the room) and `cpu_present` (a CPU still sits on
+    the room seat), as annotations of GamePlayer rows of a game in room `room_id`."""
+    seated = Membership.objects.filter(room_id=room_id, user_id=OuterRef("user_id"))
+    cpu_there = Membership.objects.filter(
+        room_id=room_id, seat_index=OuterRef("room_seat_index"), cpu_level__isnull=False
+    )
+    return {"present": Exists(seated), "cpu_present": Exists(cpu_there)}
+
+
+def _seat(
+    seat: int, user_id: int | None, username: str, room_seat_index: int,
+    cpu_level: str | None, present: bool, cpu_present: bool,
+) -> Seat:
+    present = present or (cpu_level is not None and cpu_present)
+    return Seat(seat, user_id, username, room_seat_index, present, *panel.kind_of(cpu_level))
+
+
+def _locked_with_seats(**running: Any) -> Game | None:
+    """Lock the running game matching `running` and, on PostgreSQL, read its seats in
+    the same statement (a JSON aggregate beside the row): one round trip instead of two
+    on every move."""
+    games = Game.objects.select_for_update(of=("self",)).filter(
+        status=Game.Status.RUNNING, **running
+    )
+    if connection.vendor == "postgresql":
+        games = games.annotate(seats_json=_seats_aggregate())
+    return games.first()
+
+
+def _seats_aggregate() -> Subquery:
+    from django.contrib.postgres.aggregates import JSONBAgg
+
+    seat = JSONObject(**{f: f for f in SEAT_FIELDS}, **_presence(OuterRef(OuterRef("room_id"))))
+    rows = (
+        GamePlayer.objects.filter(game_id=OuterRef("pk")).order_by().values("game_id")
+        .annotate(seats=JSONBAgg(seat, order_by="seat")).values("seats")
+    )
+    return Subquery(rows)
 
 
 # -- access ----------------------------------------------------------------------------------
@@ -244,7 +299,7 @@ def first_player_for(room: Room, seated: list[Membership]) -> int:
     - R13: the previous finished game's `next_first_player`, mapped through its
       GamePlayer to the user; if that user still sits here, their new engine seat.
     - R13.3: if they left, the first occupied room seat clockwise after the room seat
-      they had.
+      they had. A CPU player is the same player while a CPU still sits on its room seat.
     """
     room_seats = [m.seat_index for m in seated]
     previous = (
@@ -260,6 +315,10 @@ def first_player_for(room: Room, seated: list[Membership]) -> int:
         return 0
     for engine_seat, membership in enumerate(seated):
         if starter.user_id is not None and membership.user_id == starter.user_id:
+            return engine_seat
+        if starter.cpu_level is not None and membership.is_cpu and (
+            membership.seat_index == starter.room_seat_index
+        ):
             return engine_seat
     return _engine_seat_after(room_seats, starter.room_seat_index)
 
@@ -363,10 +422,11 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
         game, seats = do_create_game(room, by, seated, engine)
         events = _initial_events(engine)
         do_append_events(game, events)
-        game.save(update_fields=["event_count"])
+        cpu.do_schedule(game, engine, seats, now)
+        game.save(update_fields=["event_count", "cpu_due", "next_deadline"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
-            room_info=room_info(room), deadline=engine.next_deadline,
+            room_info=room_info(room), deadline=cpu.due_deadline(game, engine),
         )
         transaction.on_commit(lambda: notify_change(change))
     return game
@@ -390,13 +450,14 @@ def do_create_game(
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
     seats = [
-        Seat(engine_seat, m.user_id, m.user.username, m.seat_index)
+        Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, True,
+             *panel.kind_of(m.cpu_level))
         for engine_seat, m in enumerate(seated)
     ]
     GamePlayer.objects.bulk_create(
         GamePlayer(
             game=game, seat=s.seat, room_seat_index=s.room_seat_index,
-            user_id=s.user_id, username=s.username,
+            user_id=s.user_id, username=s.username, cpu_level=s.cpu_level,
         )
         for s in seats
     )
@@ -433,11 +494,7 @@ def act_in_room(
     now = _now(now)
     action = check_action_shape(action)
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update()
-            .filter(room_id=room_id, status=Game.Status.RUNNING)
-            .first()
-        )
+        game = _locked_with_seats(room_id=room_id)
         if game is None:
             raise PlayError("no_game")
         return do_action(game, user, action, now)
@@ -484,8 +541,8 @@ def _relax_commit() -> None:
 
 
 def _lock_running(game_id: int) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.RUNNING:
+    game = _locked_with_seats(pk=game_id)
+    if game is None:
         raise PlayError("no_game")
     return game
 
@@ -501,28 +558,13 @@ def _apply(engine: Engine, seat: int, action: Action, now: float) -> list[Event]
         raise PlayError("bad_action") from exc
 
 
-def expire_game(game_id: int, version: int, now: float | None = None) -> Outcome | None:
-    """The ETA task's body: apply the timeouts due in `game_id` if it is still at
-    `version`. Does nothing when the version moved on: another worker got there first."""
-    now = _now(now)
-    current = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING, version=version)
-    if not current.exists():  # most ETA tasks: a move came first. No lock, no transaction.
-        return None
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.RUNNING or game.version != version:
-            return None  # another worker got there first
-        return _advance_locked(game, now, reschedule_early=True)
-
-
 def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
-    """The sweep (Celery beat each second, or the in-process scheduler): apply every
-    timeout due `grace` seconds ago or earlier, one short transaction per game, skipping
-    rows another worker holds. Returns how many games changed.
+    """The sweep (Celery beat every DOBON_SWEEP_SECONDS, or the in-process scheduler):
+    apply every timeout due `grace` seconds ago or earlier, one short transaction per
+    game, skipping rows another worker holds. Returns how many games changed.
 
-    With Celery, each deadline has its own ETA task and the beat sweep is the safety net
-    for lost ones: its grace leaves the ETA task its moment, so the sweep stays short
-    instead of racing every ETA task for the same rows."""
+    It is the only clock: a move publishes no task, the sweep reads the indexed
+    `next_deadline` (one index scan when nothing is due)."""
     now = _now(now)
     due_at = to_datetime(now - grace)
     due = list(
@@ -551,15 +593,13 @@ def _expire_one(game_id: int, now: float, due_at: datetime | None) -> int:
         return 1 if _advance_locked(game, now) is not None else 0
 
 
-def _advance_locked(game: Game, now: float, reschedule_early: bool = False) -> Outcome | None:
+def _advance_locked(game: Game, now: float) -> Outcome | None:
     _relax_commit()
+    if cpu.is_due(game, now):
+        return cpu.run_due(game, now)
     engine = Engine.from_dict(game.state)
     deadline = engine.next_deadline
     if deadline is None or deadline > now:
-        if reschedule_early and deadline is not None:
-            # The ETA fired a little early: try again at the deadline itself.
-            version = game.version
-            transaction.on_commit(lambda: schedule_expiry_soon(game.pk, version, deadline))
         return None
     events = engine.advance(now)
     change = do_save(game, engine, events, now)
@@ -569,26 +609,28 @@ def _advance_locked(game: Game, now: float, reschedule_early: bool = False) -> O
 def do_save(
     game: Game, engine: Engine, events: list[Event], now: float, seats: list[Seat] | None = None
 ) -> TableChange:
-    """Save the engine state as the next version, log the events, settle a finished
-    game, and arrange the push and the next timeout for after the commit."""
+    """Save the engine state as the next version with its next deadline (the sweep's
+    index), log the events, settle a finished game, and arrange the push for after the
+    commit."""
     game.state = engine.to_dict()
     game.version += 1
-    game.next_deadline = to_datetime(engine.next_deadline)
     seats = _seats_of(game) if seats is None else seats
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
+    cpu.do_schedule(game, engine, seats, now)
     do_append_events(game, events)
     game.save(
         update_fields=[
-            "state", "version", "next_deadline", "status", "result", "finished_at", "event_count"
+            "state", "version", "next_deadline", "cpu_due", "status", "result", "finished_at",
+            "event_count",
         ]
     )
     if game.status != Game.Status.RUNNING:
         info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
     change = TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
-        room_info=info, deadline=engine.next_deadline,
+        room_info=info, deadline=cpu.due_deadline(game, engine),
     )
     transaction.on_commit(lambda: notify_change(change))
     return change
@@ -596,23 +638,31 @@ def do_save(
 
 def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
     """Settle (R11): deltas to GamePlayer (everyone) and Membership.points (those still
-    seated); the room's deck-out streak (R12.3); the result summary on the game."""
+    seated, CPU players alike); the room's deck-out streak (R12.3); the result summary
+    on the game."""
     result = engine.result
     summary = result.to_dict()
     deltas = list(summary["deltas"])
     summary["players"] = [s.to_dict() for s in seats]
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
-        if s.user_id is not None and deltas[s.seat]:
-            Membership.objects.filter(room_id=game.room_id, user_id=s.user_id).update(
-                points=F("points") + deltas[s.seat]
-            )
+        if deltas[s.seat] and (s.user_id is not None or s.cpu_level is not None):
+            _seat_membership(game, s).update(points=F("points") + deltas[s.seat])
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
     game.next_deadline = None
+
+
+def _seat_membership(game: Game, s: Seat) -> QuerySet[Membership]:
+    """The room membership that plays seat `s`: the user's, or the CPU on its room seat."""
+    if s.user_id is not None:
+        return Membership.objects.filter(room_id=game.room_id, user_id=s.user_id)
+    return Membership.objects.filter(
+        room_id=game.room_id, seat_index=s.room_seat_index, cpu_level__isnull=False
+    )
 
 
 def do_append_events(game: Game, events: list[Event]) -> None:
@@ -637,14 +687,16 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         if game.status != Game.Status.RUNNING:
             return game
         game.status = Game.Status.ABORTED
-        game.next_deadline = None
+        game.next_deadline = game.cpu_due = None
         game.finished_at = to_datetime(now)
         game.version += 1
         who = getattr(by, "username", None)
         events = [{"type": "aborted", "to": None, "seat": None, "by": who}]
         do_append_events(game, events)
         game.save(
-            update_fields=["status", "next_deadline", "finished_at", "version", "event_count"]
+            update_fields=[
+                "status", "next_deadline", "cpu_due", "finished_at", "version", "event_count"
+            ]
         )
         room = Room.objects.select_related("owner").get(pk=game.room_id)
         change = TableChange(
@@ -711,15 +763,20 @@ async def send_pushes(pushes: list[Push]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, message in pushes:
+
+    async def push(group: str, message: dict[str, Any]) -> None:
         try:
             await layer.group_send(group, message)
         except Exception:  # clients resync by version; a failed push must not undo a move
             log.exception("push to %s failed", group)
 
+    # All at once: one round trip to Redis instead of one per recipient, so the next
+    # version (perhaps committed by another process) is less likely to overtake this one.
+    await asyncio.gather(*(push(group, message) for group, message in pushes))
+
 
 def notify_change(change: TableChange) -> None:
-    """Push a committed change to every client, then schedule its next timeout."""
+    """Push a committed change to every client."""
     try:
         pushes = build_pushes(change)
         pending = getattr(_deferred, "pending", None)
@@ -729,8 +786,6 @@ def notify_change(change: TableChange) -> None:
             _send(pushes)
     except Exception:  # clients resync by version; a failed push must not undo a move
         log.exception("push failed for game %s v%s", change.game_id, change.version)
-    if change.status == Game.Status.RUNNING:
-        schedule_expiry_soon(change.game_id, change.version, change.deadline)
 
 
 def notify_room_changed(room_id: int) -> None:
@@ -747,37 +802,7 @@ def _send(pushes: list[tuple[str, dict[str, Any]]]) -> None:
         for group, message in pushes:
             await layer.group_send(group, message)
 
-    async_to_sync(send_all)()
-
-
-def timeout_tasks_enabled() -> bool:
-    """ETA tasks need a broker and a worker; the in-process scheduler replaces both."""
-    return bool(settings.CELERY_BROKER_URL) and not settings.DOBON_INPROCESS_SCHEDULER
-
-
-# Publishing a Celery message costs ~5 ms of Python here; the thread that just
-# committed a move (in daphne, the one thread every socket's database work shares)
-# hands it to this publisher instead of waiting for it.
-_publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dobon-eta")
-
-
-def schedule_expiry_soon(game_id: int, version: int, deadline: float | None) -> None:
-    if deadline is not None and timeout_tasks_enabled():
-        _publisher.submit(schedule_expiry, game_id, version, deadline)
-
-
-def wait_for_scheduling() -> None:
-    """Block until every queued ETA task has been handed to the broker (tests, exits)."""
-    _publisher.submit(lambda: None).result()
-
-
-def schedule_expiry(game_id: int, version: int, deadline: float | None) -> None:
-    """Queue the ETA task for `deadline`. Best effort: the beat sweep finds it anyway."""
-    if deadline is None or not timeout_tasks_enabled():
-        return
-    from game.tasks import expire_game_task  # the tasks module imports this one
-
-    try:
-        expire_game_task.apply_async((game_id, version), eta=to_datetime(deadline), retry=False)
-    except Exception:
-        log.warning("could not queue the timeout of game %s v%s", game_id, version, exc_info=True)
+    if settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
+        sender.run(send_all)  # a kept loop (and Redis connection) in workers and beat
+    else:
+        async_to_sync(send_all)()

@@ -165,22 +165,46 @@ export class Table {
     this.ui.players.replaceChildren(...view.hand_counts.map((count, seat) => {
       const li = document.createElement("li");
       li.textContent = `${this.playerName(seat)}: ${count}${T.cards}`;
+      const player = (this.state.players || []).find((x) => x.seat === seat);
+      if (player) li.dataset.kind = player.kind || "human";
       if (seat === view.turn) li.classList.add("on-turn");
       const shown = view.revealed && view.revealed[seat];
       if (shown) li.append(" ", ...shown.map(cardElement));
       return li;
     }));
-    if (view.hand) this.ui.hand.replaceChildren(...view.hand.map(cardElement));
-    for (const action of view.legal_actions || []) {
+    const legal = view.legal_actions || [];
+    if (view.hand) this.ui.hand.replaceChildren(...view.hand.map((code) => this.handCard(code, legal)));
+    for (const action of legal) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = `button action-${action.type}`;
       button.textContent = actionLabel(action);
-      button.dataset.action = JSON.stringify(action);
+      // The DOM contract the browser tests rely on: data-action is the kind of action
+      // (a draw facing a stack is a "take"), colour choices carry data-color.
+      button.dataset.action = action.type === "draw" && view.pending_draw ? "take" : action.type;
+      if (action.cards) button.dataset.cards = action.cards.join(" ");
+      if (action.color) button.dataset.color = action.color;
       button.addEventListener("click", () => this.send({ type: "action", action }));
       this.ui.actions.append(button);
     }
     this.renderResult(view.result);
+  }
+
+  // A hand card is a button; it plays itself when a single-card play of it is legal.
+  handCard(code, legal) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `card card-${code.startsWith("W") ? "W" : code[0]}`;
+    button.textContent = cardLabel(code);
+    button.dataset.card = code;
+    const action = legal.find((a) => a.type === "play" && a.cards.length === 1 && a.cards[0] === code);
+    if (action) {
+      button.dataset.playable = "true";
+      button.addEventListener("click", () => this.send({ type: "action", action }));
+    } else {
+      button.disabled = true;
+    }
+    return button;
   }
 
   renderResult(result) {

@@ -6,7 +6,10 @@ Room seats: alice (owner) 0, bob 1, carol 2, dave 3 → engine seats 0..3; R3.2 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
+
+from rules.helpers import setup
 
 from game.models import Game, Membership, Room
 from game.rules import Game as Engine
@@ -14,7 +17,6 @@ from game.services import play
 
 NOW = 1_700_000_000.0
 A, B, C, D = 0, 1, 2, 3
-FILLER = ["Y0"] * 30
 
 
 def make_room(owner: Any, *others: Any, seats: list[int] | None = None, **fields: Any) -> Room:
@@ -27,25 +29,8 @@ def make_room(owner: Any, *others: Any, seats: list[int] | None = None, **fields
     return room
 
 
-def position(
-    hands: list[list[str]],
-    first: str = "R3",
-    deck: list[str] | None = None,
-    first_player: int = 0,
-    timeout: float = 10.0,
-    now: float = NOW,
-    rate: int = 1,
-) -> Engine:
-    return Engine.from_setup(
-        hands=hands,
-        first_card=first,
-        deck=list(FILLER if deck is None else deck),
-        first_player=first_player,
-        rate=rate,
-        timeout=timeout,
-        now=now,
-        seed=1,
-    )
+# The one wrapper of Engine.from_setup (tests/rules/helpers.py), on the live-play clock.
+position = functools.partial(setup, now=NOW, seed=1)
 
 
 def set_position(game: Game, engine: Engine) -> Game:

@@ -34,7 +34,6 @@ def game(room, alice) -> Game:
 
 def test_nothing_happens_before_the_deadline(game):
     assert play.expire_due_games(now=NOW + 9.99) == 0
-    assert play.expire_game(game.pk, 0, now=NOW + 9.99) is None
     game.refresh_from_db()
     assert game.version == 0 and event_types(game) == ["start"]
 
@@ -57,14 +56,15 @@ def test_a_late_sweep_applies_every_timeout_due_in_order(game):
     assert engine_of(game).turn == 0 and game.next_deadline.timestamp() == pytest.approx(NOW + 40)
 
 
-def test_expire_game_does_nothing_when_the_version_moved_on(game, bob):
+def test_the_sweep_applies_the_timeout_of_the_version_a_move_left(game, bob):
+    """R14: after bob's draw, his clock runs on; the sweep passes for him at the deadline."""
     play.perform_action(game, bob, {"type": "draw"}, now=NOW + 1)
-    assert play.expire_game(game.pk, 0, now=NOW + 30) is None
+    assert play.expire_due_games(now=NOW + 9.9) == 0
+    assert play.expire_due_games(now=NOW + 11) == 1
     game.refresh_from_db()
-    assert game.version == 1
-    out = play.expire_game(game.pk, 1, now=NOW + 11)
-    assert out is not None and out.version == 2
-    assert [e["type"] for e in out.events][:2] == ["timeout", "pass"]
+    assert game.version == 2
+    swept = game.events.filter(version=2).order_by("seq").values_list("data__type", flat=True)
+    assert list(swept)[:2] == ["timeout", "pass"]
 
 
 def test_sweep_skips_games_that_are_not_running(game, alice):
@@ -81,50 +81,39 @@ def test_sweep_handles_every_due_game(room, alice, bob, carol, dave):
     assert Game.objects.get(pk=second.pk).version == 1
 
 
-def test_an_expiry_schedules_the_next_eta_task_after_commit(
-    game, settings, monkeypatch, django_capture_on_commit_callbacks
-):
+def test_a_move_publishes_no_task(game, bob, settings, monkeypatch,
+                                  django_capture_on_commit_callbacks):
+    """The clock is the sweep over the indexed next_deadline: no Celery message per move."""
+    from celery.app.task import Task
+
     settings.CELERY_BROKER_URL = "redis://example.invalid/0"
     settings.DOBON_INPROCESS_SCHEDULER = False
-    queued: list[tuple[Any, Any]] = []
+    published: list[Any] = []
+    monkeypatch.setattr(Task, "apply_async", lambda *args, **kwargs: published.append(args))
     monkeypatch.setattr(play, "_send", lambda pushes: None)
-    monkeypatch.setattr(
-        tasks.expire_game_task, "apply_async",
-        lambda args, eta, retry: queued.append((args, eta)),
-    )
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        play.expire_due_games(now=NOW + 10)
-    assert queued == []
-    for callback in callbacks:
-        callback()
-    play.wait_for_scheduling()
-    assert queued == [((game.pk, 1), play.to_datetime(NOW + 20))]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        play.perform_action(game, bob, {"type": "draw"}, now=NOW + 1)
+    assert callbacks and published == []
+    game.refresh_from_db()
+    assert game.next_deadline == play.to_datetime(engine_of(game).next_deadline)
 
 
-def test_no_eta_tasks_without_a_broker_or_with_the_inprocess_scheduler(settings):
-    assert not play.timeout_tasks_enabled()
-    settings.CELERY_BROKER_URL = "redis://example.invalid/0"
-    settings.DOBON_INPROCESS_SCHEDULER = True
-    assert not play.timeout_tasks_enabled()
-    settings.DOBON_INPROCESS_SCHEDULER = False
-    assert play.timeout_tasks_enabled()
+def test_the_service_does_not_import_the_tasks():
+    """tasks → service only: the service module never imports game.tasks."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(play))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert "game.tasks" not in imported and "game" not in imported
 
 
-def test_an_early_eta_task_reschedules_itself_for_the_deadline(
-    game, monkeypatch, django_capture_on_commit_callbacks
-):
-    again: list[tuple[int, int, float | None]] = []
-    monkeypatch.setattr(play, "schedule_expiry_soon", lambda *args: again.append(args))
-    with django_capture_on_commit_callbacks(execute=True):
-        assert play.expire_game(game.pk, 0, now=NOW + 9.998) is None
-    assert again == [(game.pk, 0, pytest.approx(NOW + 10))]
-
-
-def test_celery_tasks_call_the_service(game, monkeypatch):
+def test_the_celery_task_runs_the_sweep(game, monkeypatch):
     monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
-    assert tasks.expire_game_task.run(game.pk, 0) is True
-    assert tasks.expire_game_task.run(game.pk, 0) is False  # another worker got there first
-    assert tasks.expire_due_games_task.run() == 0
+    assert tasks.expire_due_games_task.run() == 1
+    assert tasks.expire_due_games_task.run() == 0  # done: the next deadline is NOW + 20
+    assert Game.objects.get(pk=game.pk).version == 1
 
 
 @pytest.mark.django_db(transaction=True)  # tick() closes connections, as a thread must
@@ -155,9 +144,41 @@ async def test_scheduler_starts_once_per_loop(monkeypatch):
     assert len(ticks) >= 2
 
 
-def test_the_beat_sweep_leaves_fresh_deadlines_to_their_eta_task(game, monkeypatch):
-    monkeypatch.setattr(play, "_now", lambda now: NOW + 10.2 if now is None else now)
-    assert tasks.expire_due_games_task.run() == 0  # 0.2 s late: the ETA task's turn
-    monkeypatch.setattr(play, "_now", lambda now: NOW + 10.6 if now is None else now)
-    assert tasks.expire_due_games_task.run() == 1  # 0.6 s late: the ETA task was lost
+def test_the_beat_sweeps_within_half_a_second(settings, game, monkeypatch):
+    """Auto-actions land at most one sweep period after their deadline (p99 ≤ 0.5 s)."""
+    entry = settings.CELERY_BEAT_SCHEDULE["expire-due-games"]
+    assert entry["task"] == tasks.expire_due_games_task.name
+    assert 0 < float(entry["schedule"]) <= 0.5
+    monkeypatch.setattr(play, "_now", lambda now: NOW + 10.01 if now is None else now)
+    assert tasks.expire_due_games_task.run() == 1  # due 10 ms ago: no grace period
+
+
+def test_beat_sweeps_in_place_and_publishes_any_other_task(settings, monkeypatch, tmp_path):
+    """game.beat: the sweep entry runs inside beat (no broker message); others publish."""
+    from celery.beat import PersistentScheduler, ScheduleEntry
+
+    from dobon_site.celery import app
+    from game import beat
+
+    assert settings.CELERY_BEAT_SCHEDULER == "game.beat:SweepingScheduler"
+    swept: list[int] = []
+    published: list[str] = []
+    monkeypatch.setattr(beat, "sweep", lambda: swept.append(1) or 0)
+    monkeypatch.setattr(PersistentScheduler, "apply_async",
+                        lambda self, entry, **kwargs: published.append(entry.task))
+    scheduler = beat.SweepingScheduler(app=app, schedule_filename=str(tmp_path / "s"),
+                                       lazy=True)
+    sweep_entry = ScheduleEntry(name="sweep", task=beat.SWEEP_TASK, schedule=0.25, app=app)
+    other = ScheduleEntry(name="other", task="game.tasks.other", schedule=60.0, app=app)
+    scheduler.apply_async(sweep_entry, advance=False)
+    scheduler.apply_async(other, advance=False)
+    assert swept == [1] and published == ["game.tasks.other"]
+
+
+@pytest.mark.django_db(transaction=True)  # sweep() closes connections, as beat's thread must
+def test_the_beat_sweep_applies_due_timeouts(game, monkeypatch):
+    from game import beat
+
+    monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
+    assert beat.sweep() == 1
     assert Game.objects.get(pk=game.pk).version == 1

@@ -1,0 +1,220 @@
+"""Websocket players for the load benchmark (protocol v2, and v1's separate event frames)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Sent:
+    game: int
+    version: int
+    at: float
+    refused: bool = False
+
+
+@dataclass
+class Player:
+    name: str
+    room: int
+    port: int
+    cookie: str
+    act: bool
+    think: tuple[float, float] | None = None  # seconds before acting (human pace)
+    owner_start: Callable[[], Awaitable[None]] | None = None  # press "start" when a game ends
+    gate: asyncio.Semaphore | None = None  # bounds the handshakes in flight
+    arrivals: list[tuple[int, int, float]] = field(default_factory=list)  # game, version, time
+    sent: list[Sent] = field(default_factory=list)
+    timeouts: list[float] = field(default_factory=list)  # arrival − deadline (idle mode)
+    frames: int = 0
+    gaps: int = 0
+    resumes: int = 0
+    retries: int = 0
+    state: dict[str, Any] | None = None
+    acted: tuple[int, int] | None = None
+    ws: Any = None
+    deadline: float | None = None
+    saw_timeout: bool = False
+    restarting: bool = False
+
+    async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
+        gate = self.gate or asyncio.Semaphore(1)
+        async with gate:  # until the first state: daphne drops a handshake not done in 5 s
+            if not await self.connect():
+                return
+            first = await self.ws.recv()
+        self.receive(first, stop, rng)
+        async for raw in self.ws:
+            self.receive(raw, stop, rng)
+
+    async def connect(self) -> bool:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake
+
+        for attempt in range(6):  # a busy server may drop a handshake: retry like a browser
+            try:
+                self.ws = await connect(
+                    f"ws://127.0.0.1:{self.port}/ws/rooms/{self.room}/",
+                    origin=f"http://127.0.0.1:{self.port}",  # type: ignore[arg-type]
+                    additional_headers={"Cookie": self.cookie}, max_size=2**22,
+                    open_timeout=30,
+                )
+                return True
+            except (OSError, InvalidHandshake, TimeoutError):
+                self.retries += 1
+                await asyncio.sleep(0.5 * 2**attempt)
+        return False
+
+    def receive(self, raw: str | bytes, stop: asyncio.Event, rng: random.Random) -> None:
+        now = time.time()
+        self.frames += 1
+        message = json.loads(raw)
+        kind = message["type"]
+        if kind == "error" and self.sent:
+            self.sent[-1].refused = True
+        elif kind == "event":  # protocol v1: events came in frames of their own
+            self.saw_timeout |= message["event"]["type"] == "timeout"
+        elif kind == "state":
+            events = message.get("events") or []
+            self.saw_timeout |= any(e.get("type") == "timeout" for e in events)
+            self.on_state(message, now)
+            if not stop.is_set():
+                self.react(stop, rng)
+
+    def on_state(self, message: dict[str, Any], now: float) -> None:
+        game, version = message["game"], message["version"]
+        if game is not None:
+            last = self.arrivals[-1] if self.arrivals else None
+            # v2: a frame carries the events since `from_version`; v1 frames had one version.
+            since = message.get("from_version", version - 1)
+            if last and last[0] == game and since is not None and since > last[1]:
+                self.gaps += since - last[1]
+                if "from_version" in message:  # v2: resume, as docs/protocol.md asks
+                    self.resume(game, last[1])
+            self.arrivals.append((game, version, now))
+        if self.saw_timeout and self.deadline is not None:
+            self.timeouts.append(now - self.deadline)
+        self.saw_timeout = False
+        self.state = message
+        view = message["view"]
+        self.deadline = view["turn_deadline"] if view else None
+
+    def resume(self, game: int, version: int) -> None:
+        """Ask for the events since `version` (the reply fills the gap in the move log)."""
+        self.resumes += 1
+        asyncio.get_running_loop().create_task(
+            self.ws.send(json.dumps({"type": "sync", "game": game, "version": version}))
+        )
+
+    def react(self, stop: asyncio.Event, rng: random.Random) -> None:
+        state = self.state
+        assert state is not None
+        ended = state["game"] is not None and state["status"] != "running"
+        if ended and self.owner_start and not self.restarting:
+            self.restarting = True
+            asyncio.get_running_loop().create_task(self.restart(stop, rng))
+        elif self.act:
+            if self.think is None:
+                self.maybe_act(rng)
+            else:
+                key = (state["game"], state["version"])
+                asyncio.get_running_loop().create_task(self.act_later(key, stop, rng))
+
+    async def restart(self, stop: asyncio.Event, rng: random.Random) -> None:
+        assert self.owner_start is not None
+        if self.think is not None:
+            await asyncio.sleep(rng.uniform(*self.think))
+        if not stop.is_set():
+            await self.owner_start()
+        self.restarting = False
+
+    async def act_later(self, key: tuple[int, int], stop: asyncio.Event,
+                        rng: random.Random) -> None:
+        assert self.think is not None
+        await asyncio.sleep(rng.uniform(*self.think))
+        state = self.state
+        if state is None or stop.is_set() or (state["game"], state["version"]) != key:
+            return  # the table moved on meanwhile: think again about the new one
+        self.maybe_act(rng)
+
+    def maybe_act(self, rng: random.Random) -> None:
+        state = self.state
+        view = state and state["view"]
+        if not state or not view or not view.get("legal_actions"):
+            return
+        key = (state["game"], state["version"])
+        if self.acted == key:
+            return
+        action = choose(view, rng)
+        if action is None:
+            return
+        self.acted = key
+        self.sent.append(Sent(state["game"], state["version"], time.time()))
+        asyncio.get_running_loop().create_task(
+            self.ws.send(json.dumps({"type": "action", "action": action}))
+        )
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    legal = view["legal_actions"]
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+    for kind in ("dobon", "return"):
+        if kind in by_type:
+            return by_type[kind][0]
+    mine = view["seat"] in (view["turn"], view["chooser"])
+    if not mine:
+        if view["phase"] in ("agari_wait", "dobon_wait", "return_wait") and "decline" in by_type:
+            return by_type["decline"][0]
+        if "play" in by_type and rng.random() < 0.3:  # a cut-in now and then
+            return rng.choice(by_type["play"])
+        return None
+    for kind in ("color", "play", "pass", "draw", "take"):
+        if kind in by_type:
+            return rng.choice(by_type[kind])
+    return legal[0]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def delays(players: list[Player], since: float = 0.0, until: float = float("inf")) -> list[float]:
+    """Per accepted action sent in [since, until): until every player of its room had a
+    newer state."""
+    by_room: dict[int, list[Player]] = {}
+    for p in players:
+        by_room.setdefault(p.room, []).append(p)
+    out = []
+    for room_players in by_room.values():
+        for p in room_players:
+            for sent in p.sent:
+                if sent.refused or not since <= sent.at < until:
+                    continue
+                last = 0.0
+                for q in room_players:
+                    t = next((t for g, v, t in q.arrivals
+                              if (g == sent.game and v > sent.version) or g > sent.game), None)
+                    if t is None:
+                        last = float("nan")
+                        break
+                    last = max(last, t)
+                if last == last:  # not NaN: every player saw it
+                    out.append(last - sent.at)
+    return out
+
+
+def summary_ms(values: list[float]) -> dict[str, Any]:
+    return {"n": len(values), "p50": round(percentile(values, .5) * 1000, 1),
+            "p99": round(percentile(values, .99) * 1000, 1),
+            "max": round(max(values) * 1000, 1) if values else None}

@@ -1,0 +1,52 @@
+"""Sending channel-layer messages from synchronous code that has no event loop above it.
+
+`async_to_sync` called in a plain thread (a Celery worker, beat) runs each call on a new
+event loop, and channels-redis keeps its Redis connections per loop: every push then
+opened, set up and closed a Redis connection (measured: most of the worker's CPU per
+timeout, docs/performance.md). Here such callers share one loop per process, kept in a
+daemon thread, so the layer's connection is kept too. Code running under an event loop
+(daphne's `sync_to_async` threads) keeps using `async_to_sync`, which hands the work to
+that loop, as the in-memory layer needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import SyncToAsync, async_to_sync
+
+_lock = threading.Lock()
+_kept: dict[str, Any] = {"pid": None, "loop": None}
+
+
+def run(make: Callable[[], Awaitable[None]], timeout: float = 30.0) -> None:
+    """Run the coroutine `make()` to its end, on the caller's outer loop if it has one,
+    else on this process's kept loop."""
+    if _has_outer_loop():
+        async_to_sync(make)()
+        return
+    future = asyncio.run_coroutine_threadsafe(_as_coroutine(make), _kept_loop())
+    future.result(timeout)
+
+
+async def _as_coroutine(make: Callable[[], Awaitable[None]]) -> None:
+    await make()
+
+
+def _has_outer_loop() -> bool:
+    pid = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None)
+    return pid == os.getpid() and getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+
+
+def _kept_loop() -> asyncio.AbstractEventLoop:
+    with _lock:
+        if _kept["pid"] != os.getpid():  # first use, or a forked pool child
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="dobon-sender", daemon=True).start()
+            _kept.update(pid=os.getpid(), loop=loop)
+        loop: asyncio.AbstractEventLoop = _kept["loop"]
+        return loop
