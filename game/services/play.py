@@ -41,7 +41,7 @@ from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import rooms
+from game.services import history, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -367,12 +367,14 @@ def do_create_game(
     room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine
 ) -> tuple[Game, list[Seat]]:
     number = (room.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    state = engine.to_dict()
     try:
         with transaction.atomic():
             game = Game.objects.create(
                 room=room,
                 number=number,
-                state=engine.to_dict(),
+                state=state,
+                initial_state=state,
                 version=0,
                 next_deadline=to_datetime(engine.next_deadline),
                 rate=engine.rate,
@@ -457,7 +459,8 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     engine = Engine.from_dict(game.state)
     events = engine.advance(now)
     events += _apply(engine, seat, action, now)
-    change = do_save(game, engine, events, now, seats)
+    step = {"now": now, "seat": seat, "action": action}
+    change = do_save(game, engine, events, now, seats, step=step)
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
@@ -553,15 +556,21 @@ def _advance_locked(game: Game, now: float, reschedule_early: bool = False) -> O
             transaction.on_commit(lambda: schedule_expiry_soon(game.pk, version, deadline))
         return None
     events = engine.advance(now)
-    change = do_save(game, engine, events, now)
+    change = do_save(game, engine, events, now, step={"now": now})
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
 def do_save(
-    game: Game, engine: Engine, events: list[Event], now: float, seats: list[Seat] | None = None
+    game: Game,
+    engine: Engine,
+    events: list[Event],
+    now: float,
+    seats: list[Seat] | None = None,
+    step: dict[str, Any] | None = None,
 ) -> TableChange:
-    """Save the engine state as the next version, log the events, settle a finished
-    game, and arrange the push and the next timeout for after the commit."""
+    """Save the engine state as the next version, log the events (with `step`, the
+    input that made them, for replays), settle a finished game, and arrange the push
+    and the next timeout for after the commit."""
     game.state = engine.to_dict()
     game.version += 1
     game.next_deadline = to_datetime(engine.next_deadline)
@@ -569,7 +578,7 @@ def do_save(
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
-    do_append_events(game, events)
+    do_append_events(game, events, step)
     game.save(
         update_fields=[
             "state", "version", "next_deadline", "status", "result", "finished_at", "event_count"
@@ -600,21 +609,28 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
             )
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
+    history.record_finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
     game.next_deadline = None
 
 
-def do_append_events(game: Game, events: list[Event]) -> None:
-    """Append `events` at `game.version`, with sequence numbers that never skip.
+def do_append_events(
+    game: Game, events: list[Event], step: dict[str, Any] | None = None
+) -> None:
+    """Append `events` at `game.version`, with sequence numbers that never skip; the
+    version's first row carries `step` (its input) for replays.
 
     Under the game's row lock; the caller saves `game.event_count` with the game."""
     if not events:
         return
     start = game.event_count
     GameEvent.objects.bulk_create(
-        GameEvent(game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e)
+        GameEvent(
+            game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e,
+            step=step if i == 0 else None,
+        )
         for i, e in enumerate(events)
     )
     game.event_count = start + len(events)
