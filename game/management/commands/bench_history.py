@@ -77,6 +77,10 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"load average after: {os.getloadavg()[0]:.1f} "
                           "(wall time includes waiting for a core; CPU is this process's)")
+        if connection.vendor == "postgresql":
+            self.stdout.write("PostgreSQL's own time per page (EXPLAIN ANALYZE of each query):")
+            for name, url in pages:
+                self.stdout.write(f"{name:34} {explain_ms(client, url):7.2f}ms")
 
 
 class SqlTimer:
@@ -110,6 +114,22 @@ def measure(
     with CaptureQueriesContext(connection) as captured:
         client.get(url)
     return wall, cpu, sql, len(captured.captured_queries)
+
+
+def explain_ms(client: Client, url: str) -> float:
+    """Planning plus execution time that PostgreSQL reports for the page's queries."""
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    total = 0.0
+    with connection.cursor() as cursor:
+        for query in captured.captured_queries:
+            sql = query["sql"]
+            if not sql.lstrip().upper().startswith("SELECT"):
+                continue
+            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}")
+            plan = cursor.fetchone()[0][0]
+            total += plan["Planning Time"] + plan["Execution Time"]
+    return total
 
 
 # -- data ----------------------------------------------------------------------------------
