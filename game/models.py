@@ -153,6 +153,13 @@ class Game(models.Model):
                 name="one_running_game_per_room",
             ),
         ]
+        indexes = [
+            # A room's history, newest first, and its count: games that are over only.
+            models.Index(
+                fields=["room", "-number"], condition=~Q(status="running"),
+                name="game_over_by_room",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.room} #{self.number}"

@@ -41,7 +41,8 @@ def _players_prefetch() -> Prefetch[Any]:
 def room_history_page(room: Room, page_number: Any) -> Page[Game]:
     """The room's finished and aborted games, newest first, with their seats."""
     games = (
-        Game.objects.filter(room=room, status__in=OVER)
+        Game.objects.filter(room=room)
+        .exclude(status=Game.Status.RUNNING)  # the predicate of the game_over_by_room index
         .order_by("-number")
         .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at")
         .prefetch_related(_players_prefetch())
