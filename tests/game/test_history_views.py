@@ -291,3 +291,27 @@ def test_game_page_query_count(client, people, django_assert_num_queries):
     with django_assert_num_queries(5):
         assert client.get(game.get_absolute_url()).status_code == 200
     assert Game.objects.count() == 1
+
+
+def test_many_bulk_games_same_queries_and_a_sampled_chart(client, people,
+                                                          django_assert_num_queries):
+    """Hundreds of games (bulk-made as the benchmark makes them): the same query counts
+    as above, and the profile chart samples at most CHART_POINTS of them."""
+    from game import selectors
+    from game.management.commands.bench_history import bulk_games
+
+    room = make_room(*people)
+    bulk_games(room, people, 300)
+    client.force_login(people[1])
+    history = reverse("game:room_history", args=[room.pk])
+    profile = reverse("accounts:profile", args=["alice"])
+    client.get(history)
+    with django_assert_num_queries(9):
+        assert client.get(history).status_code == 200
+    client.get(profile)
+    with django_assert_num_queries(8):
+        html = client.get(profile).content.decode()
+    points = selectors.chart_points(people[0], 300)
+    assert len(points) == selectors.CHART_POINTS
+    assert points[0][0] == 1 and points[-1][0] == 300
+    assert 'data-testid="stat-games">300<' in html
