@@ -315,3 +315,15 @@ def test_many_bulk_games_same_queries_and_a_sampled_chart(client, people,
     assert len(points) == selectors.CHART_POINTS
     assert points[0][0] == 1 and points[-1][0] == 300
     assert 'data-testid="stat-games">300<' in html
+
+
+def test_aborted_game_page_and_log(client, alice, bob):
+    room = make_room(alice, bob)
+    game = play.start_game(room, alice, now=NOW)
+    play.abort_game(game, by=alice, now=NOW + 3)
+    client.force_login(bob)
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert "badge-aborted" in html and 'id="replay-data"' in html
+    log = json.loads(client.get(reverse("game:game_json", args=[game.pk])).content)
+    assert log["result"] is None and log["game"]["status"] == "aborted"
+    assert [e["event"]["type"] for e in log["events"]] == ["start", "aborted"]
