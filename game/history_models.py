@@ -41,7 +41,7 @@ class Counters(models.Model):
 
 
 class RoomStanding(Counters):
-    """A player's line in a room: a user, or a CPU player (no user) known by its name."""
+    """A player's line in a room: a user, or a CPU player (no user) known by `cpu_key`."""
 
     room = models.ForeignKey("game.Room", on_delete=models.CASCADE, related_name="standings")
     user = models.ForeignKey(
@@ -53,6 +53,9 @@ class RoomStanding(Counters):
     )
     name = models.CharField(_("name"), max_length=150)
     is_cpu = models.BooleanField(_("CPU player"), default=False)
+    # A CPU player's identity in the room ("<level>@<room seat>"): its display name is
+    # translated, so it cannot be the key. Empty for people.
+    cpu_key = models.CharField(_("CPU key"), max_length=40, blank=True, default="")
     last_game = models.ForeignKey(
         "game.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -67,8 +70,8 @@ class RoomStanding(Counters):
                 name="one_standing_per_user_per_room",
             ),
             models.UniqueConstraint(
-                fields=["room", "name"], condition=Q(user__isnull=True),
-                name="one_standing_per_cpu_name_per_room",
+                fields=["room", "cpu_key"], condition=Q(user__isnull=True),
+                name="one_standing_per_cpu_per_room",
             ),
         ]
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from game.models import Game, GamePlayer
 from game.replay import Frame
+from game.services.history import is_cpu_seat
 
 RESULT_KINDS = {
     "agari": gettext_lazy("going out"),
@@ -99,7 +100,7 @@ def settlement_of(
     target = next((e.get("target") for e in events if e.get("type") == "dobon"), None)
     seats = [
         SettlementSeat(
-            seat=p.seat, name=p.username, is_cpu=p.user_id is None,
+            seat=p.seat, name=p.username, is_cpu=is_cpu_seat(p),
             hand=list(hands[p.seat]) if p.seat < len(hands) else [],
             hand_points=int(result["hand_points"][p.seat]),
             delta=int(result["deltas"][p.seat]),

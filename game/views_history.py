@@ -128,7 +128,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         replay = {
             "labels": replay_labels(),
             "names": names,
-            "cpu": [p.user_id is None for p in players],
+            "cpu": [is_cpu_seat(p) for p in players],
             "frames": [present.frame_payload(f, m, start) for f, m in zip(frames, moments,
                                                                          strict=True)],
         }

@@ -43,6 +43,7 @@ class SeatLike(Protocol):
     seat: int
     user_id: int | None
     username: str
+    room_seat_index: int
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class SeatOutcome:
     user_id: int | None
     name: str
     is_cpu: bool
+    cpu_key: str
     delta: int
     win_field: str | None
     dobonned: bool
@@ -60,14 +62,18 @@ class SeatOutcome:
 
 
 def is_cpu_seat(seat: Any) -> bool:
-    """CPU seats (helper "cpuroom" marks them with kind/cpu_level); without that
-    marking, a seat with no user is a CPU player."""
-    kind = getattr(seat, "kind", None)
-    if kind:
-        return bool(kind == "cpu")
-    if getattr(seat, "cpu_level", None):
-        return True
+    """A CPU player's seat: marked by `cpu_level` where the CPU seats exist (Seat,
+    GamePlayer); before that, any seat without a user."""
+    if hasattr(seat, "cpu_level"):
+        return seat.cpu_level is not None
     return seat.user_id is None
+
+
+def cpu_key_of(seat: Any) -> str:
+    """A CPU's stable identity in its room: level and room seat (names are translated)."""
+    if seat.user_id is not None:
+        return ""
+    return f"{getattr(seat, 'cpu_level', None) or 'cpu'}@{seat.room_seat_index}"
 
 
 def outcomes_of(
@@ -81,6 +87,7 @@ def outcomes_of(
             user_id=s.user_id,
             name=s.username,
             is_cpu=is_cpu_seat(s),
+            cpu_key=cpu_key_of(s),
             delta=int(summary["deltas"][s.seat]),
             win_field=WIN_FIELD.get(kind) if s.seat in winners else None,
             dobonned=kind == "dobon" and s.seat == target,
@@ -107,36 +114,67 @@ def record_finished(game: Game, engine: Engine, seats: list[Any], summary: dict[
     the settling transaction (play.do_finish)."""
     dobon = engine.view(None)["dobon"] if summary["kind"] in ("dobon", "return") else None
     target = dobon["target"] if dobon else None
+    record_result(game, seats, summary, target, dobon["declarers"] if dobon else [])
+
+
+def record_result(
+    game: Game, seats: list[Any], summary: dict[str, Any], target: int | None,
+    declarers: list[int],
+) -> None:
+    """Count one settled game; `target` and `declarers` name a dobon's seats."""
     outcomes = outcomes_of(summary, seats, target)
     standings = _record_standings(game, outcomes)
     stats = _record_player_stats(game, outcomes)
     _record_game_numbers(game, stats)
-    if dobon:
-        _record_dobons(game, summary, standings, target, dobon["declarers"])
+    if target is not None:
+        _record_dobons(game, summary, standings, target, declarers)
+
+
+def rebuild_all() -> int:
+    """Count every finished game again from the stored games, oldest first (games that
+    finished before these aggregates existed; repairs). One transaction; returns the
+    number of games counted."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        DobonTally.objects.all().delete()
+        RoomStanding.objects.all().delete()
+        PlayerStats.objects.all().delete()
+        GamePlayer.objects.update(user_game_number=None, user_net_after=None)
+        games = Game.objects.filter(status=Game.Status.FINISHED, result__isnull=False)
+        count = 0
+        for game in games.order_by("finished_at", "pk").iterator():
+            seats = list(game.players.order_by("seat"))
+            dobons = [e.data for e in game.events.filter(data__type="dobon").order_by("seq")]
+            target = dobons[0]["target"] if dobons else None
+            record_result(game, seats, game.result, target, [d["seat"] for d in dobons])
+            count += 1
+    return count
 
 
 def _record_standings(game: Game, outcomes: list[SeatOutcome]) -> dict[int, RoomStanding]:
     """The room's line for each seat, created when missing, counted, saved."""
     RoomStanding.objects.bulk_create(
         [
-            RoomStanding(room_id=game.room_id, user_id=o.user_id, name=o.name, is_cpu=o.is_cpu)
+            RoomStanding(room_id=game.room_id, user_id=o.user_id, name=o.name, is_cpu=o.is_cpu,
+                         cpu_key=o.cpu_key)
             for o in outcomes
         ],
         ignore_conflicts=True,
     )
     users = [o.user_id for o in outcomes if o.user_id is not None]
-    cpus = [o.name for o in outcomes if o.user_id is None]
+    cpus = [o.cpu_key for o in outcomes if o.user_id is None]
     rows = (
         RoomStanding.objects.select_for_update()
         .filter(room_id=game.room_id)
-        .filter(Q(user_id__in=users) | Q(user__isnull=True, name__in=cpus))
+        .filter(Q(user_id__in=users) | Q(user__isnull=True, cpu_key__in=cpus))
         .order_by("pk")
     )
     by_user = {r.user_id: r for r in rows if r.user_id is not None}
-    by_cpu = {r.name: r for r in rows if r.user_id is None}
+    by_cpu = {r.cpu_key: r for r in rows if r.user_id is None}
     by_seat = {}
     for o in outcomes:
-        row = by_user[o.user_id] if o.user_id is not None else by_cpu[o.name]
+        row = by_user[o.user_id] if o.user_id is not None else by_cpu[o.cpu_key]
         _count(row, o)
         row.name, row.last_game = o.name, game
         by_seat[o.seat] = row

@@ -10,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from game.models import Room
-from game.services.history import can_read_history, room_standings
+from game.services.history import can_read_history, is_cpu_seat, room_standings
 
 register = template.Library()
 
@@ -40,6 +40,11 @@ def cards(codes: list[str] | None) -> SafeString:
     return format_html(
         '<span class="cards">{}</span>', format_html_join("", "{}", ((card(c),) for c in codes))
     )
+
+
+@register.filter
+def is_cpu(seat: object) -> bool:
+    return is_cpu_seat(seat)
 
 
 @register.filter

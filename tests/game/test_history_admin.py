@@ -12,7 +12,7 @@ from django.urls import reverse
 from game.models import GameEvent
 from game.services import play
 from tests.game.history_helpers import play_dobon
-from tests.game.play_helpers import NOW, make_room
+from tests.game.play_helpers import NOW, make_room, position, started
 
 pytestmark = pytest.mark.django_db
 
@@ -36,10 +36,9 @@ def viewer(django_user_model):
 @pytest.fixture
 def running(alice, bob):
     room = make_room(alice, bob)
-    game = play.start_game(room, alice, now=NOW)
+    game = started(room, alice, position([["R5", "G7"], ["B9", "B8"]], first_player=0))
     # A draw puts a private "drawn" event with the card's identity in the log.
-    engine_turn = game.players.get(seat=game.state["turn"]).user
-    play.perform_action(game, engine_turn, {"type": "draw"}, now=NOW + 1)
+    play.perform_action(game, alice, {"type": "draw"}, now=NOW + 1)
     game.refresh_from_db()
     return game
 

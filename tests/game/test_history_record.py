@@ -109,7 +109,10 @@ def test_cpu_seat_has_a_standing_but_no_player_stats(room, people):
     gets a room line marked CPU and never reaches PlayerStats (the leaderboard)."""
     alice, bob = people[:2]
     game = play_agari(room, people)
-    GamePlayer.objects.filter(game=game, user=bob).update(user=None, username="CPU (普通)")
+    cpu_seat = {"user": None, "username": "CPU (普通)"}
+    if any(f.name == "cpu_level" for f in GamePlayer._meta.get_fields()):  # helper cpuroom's
+        cpu_seat["cpu_level"] = "normal"
+    GamePlayer.objects.filter(game=game, user=bob).update(**cpu_seat)
     # Count a second game with the CPU seat through the same hook the live layer calls.
     from game.rules import Game as Engine
     from game.services.history import record_finished
@@ -120,6 +123,31 @@ def test_cpu_seat_has_a_standing_but_no_player_stats(room, people):
     record_finished(game, engine, seats, engine.result.to_dict())
     cpu = RoomStanding.objects.get(room=room, user__isnull=True)
     assert cpu.is_cpu and cpu.name == "CPU (普通)" and cpu.games == 1
+    assert cpu.cpu_key.endswith("@1")  # keyed by its room seat, not by its translated name
     assert PlayerStats.objects.filter(user=bob).get().games == 1  # only the first game
     kinds = {row["username"]: row["kind"] for row in room_standings(room)}
     assert kinds["CPU (普通)"] == "cpu" and kinds["alice"] == "human"
+
+
+def test_rebuild_counts_the_same_as_the_finishing_transaction(room, people):
+    """manage.py rebuild_history (games finished before the aggregates existed)."""
+    from django.core.management import call_command
+
+    from game.services.history import room_standings as standings_of
+
+    play_agari(room, people, now=NOW)
+    play_dobon(room, people, now=NOW + 100)
+    play_return(room, people, now=NOW + 200)
+    play_deck_out(room, people, now=NOW + 300)
+    before = (standings_of(room), list(PlayerStats.objects.order_by("user_id").values()),
+              list(DobonTally.objects.values("count", "returned", "points")),
+              list(GamePlayer.objects.order_by("pk").values_list("user_game_number",
+                                                                 "user_net_after")))
+    RoomStanding.objects.all().delete()
+    PlayerStats.objects.all().delete()
+    call_command("rebuild_history", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    after = (standings_of(room), list(PlayerStats.objects.order_by("user_id").values()),
+             list(DobonTally.objects.values("count", "returned", "points")),
+             list(GamePlayer.objects.order_by("pk").values_list("user_game_number",
+                                                                "user_net_after")))
+    assert after == before
