@@ -50,7 +50,8 @@ class Version:
 @dataclass
 class Frame:
     """The table after one change: what happened (`kind`, `seat`, `action`, `events`)
-    and the whole table with every hand (`table`); `state` is the engine's own."""
+    and the whole table with every hand (`table`); `state` is the engine's own
+    (`to_dict()`, kept only when asked: the page needs the table alone)."""
 
     index: int
     version: int
@@ -60,7 +61,7 @@ class Frame:
     action: dict[str, Any] | None
     events: list[Event]
     table: dict[str, Any]
-    state: dict[str, Any] = field(repr=False)
+    state: dict[str, Any] | None = field(default=None, repr=False)
 
 
 def table_of(engine: Engine) -> dict[str, Any]:
@@ -82,25 +83,29 @@ def _plain(events: list[Event]) -> list[Event]:
     return result
 
 
-def rebuild(initial_state: dict[str, Any], versions: list[Version]) -> list[Frame]:
+def rebuild(
+    initial_state: dict[str, Any], versions: list[Version], keep_states: bool = True
+) -> list[Frame]:
     """Every frame of the game, from the deal to the last stored version."""
     engine = Engine.from_dict(initial_state)
     start_events = versions[0].events if versions and versions[0].number == 0 else []
     frames = [Frame(0, 0, None, "start", None, None, start_events, table_of(engine),
-                    engine.to_dict())]
+                    engine.to_dict() if keep_states else None)]
     for version in versions:
         if version.number == 0:
             continue
-        frames += _replay_version(engine, version, len(frames))
+        frames += _replay_version(engine, version, len(frames), keep_states)
     return frames
 
 
-def _replay_version(engine: Engine, version: Version, first_index: int) -> list[Frame]:
+def _replay_version(
+    engine: Engine, version: Version, first_index: int, keep_states: bool
+) -> list[Frame]:
     step = version.step
     if step is None:
         if engine.phase != "finished" and any(e.get("type") == "aborted" for e in version.events):
             return [_frame(engine, first_index, version.number, None, "aborted", None, None,
-                           version.events)]
+                           version.events, keep_states)]
         raise ReplayError(f"version {version.number} has no stored input")
     now = float(step["now"])
     frames: list[Frame] = []
@@ -109,22 +114,22 @@ def _replay_version(engine: Engine, version: Version, first_index: int) -> list[
         events = engine.advance(deadline)
         seat = events[0].get("seat") if events else None
         frames.append(_frame(engine, first_index + len(frames), version.number, deadline,
-                             "timeout", seat, None, events))
+                             "timeout", seat, None, events, keep_states))
     if "action" in step:
         seat, action = int(step["seat"]), step["action"]
         events = engine.apply(seat, action, now)
         frames.append(_frame(engine, first_index + len(frames), version.number, now,
-                             "action", seat, action, events))
+                             "action", seat, action, events, keep_states))
     _check_same(version, [e for f in frames for e in f.events])
     return frames
 
 
 def _frame(
     engine: Engine, index: int, version: int, time: float | None, kind: str,
-    seat: int | None, action: dict[str, Any] | None, events: list[Event],
+    seat: int | None, action: dict[str, Any] | None, events: list[Event], keep_state: bool,
 ) -> Frame:
     return Frame(index, version, time, kind, seat, action, _plain(events), table_of(engine),
-                 engine.to_dict())
+                 engine.to_dict() if keep_state else None)
 
 
 def _check_same(version: Version, rebuilt: list[Event]) -> None:
