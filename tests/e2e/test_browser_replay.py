@@ -95,3 +95,7 @@ def test_player_steps_through_the_replay_with_arrow_keys(page: Page, live_server
     expect(page.get_by_test_id("profile-stats")).to_be_visible()
     _shoot(page, f"{size}-profile")
     assert _fits_the_screen(page)
+    page.goto(f"{base}/leaderboard/")
+    expect(page.get_by_test_id("leaderboard-empty")).to_be_visible()  # nobody has 5 games
+    _shoot(page, f"{size}-leaderboard")
+    assert _fits_the_screen(page)
