@@ -50,7 +50,7 @@ class HistoryGameAdminMixin:
     @admin.display(description=_("replay"))
     def replay_link(self, game: Game) -> SafeString | str:
         if game.is_running:
-            return _("shown once the game is over")
+            return str(_("shown once the game is over"))
         return format_html('<a href="{}">{}</a>', game.get_absolute_url(),
                            _("Open the game page and its replay"))
 

@@ -95,7 +95,9 @@ def settlement_of(
     if game.status != Game.Status.FINISHED or not result:
         return None
     names = names_of(players)
-    finished = next((e for e in reversed(events) if e.get("type") == "finished"), {})
+    finished: dict[str, Any] = next(
+        (e for e in reversed(events) if e.get("type") == "finished"), {}
+    )
     hands = finished.get("hands") or [[] for _ in names]
     target = next((e.get("target") for e in events if e.get("type") == "dobon"), None)
     seats = [
@@ -171,7 +173,8 @@ def describe(event: dict[str, Any], names: list[str], before: dict[str, Any] | N
     describer = _DESCRIBERS.get(kind)
     if describer is None:
         return Line(seat, kind, [], kind, quiet=True)
-    return describer(event, name, names, before)
+    line: Line = describer(event, name, names, before)
+    return line
 
 
 def _play(e: dict[str, Any], name: str, names: list[str], before: dict[str, Any] | None) -> Line:

@@ -184,7 +184,7 @@ def replay_labels() -> dict[str, Any]:
 def _timeline_without_replay(
     events: list[GameEvent], names: list[str]
 ) -> list[tuple[present.Moment, datetime | None]]:
-    timeline = []
+    timeline: list[tuple[present.Moment, datetime | None]] = []
     for e in events:
         line = present.describe(e.data, names, None)
         if line is not None:

@@ -147,7 +147,8 @@ def rebuild_all() -> int:
             seats = list(game.players.order_by("seat"))
             dobons = [e.data for e in game.events.filter(data__type="dobon").order_by("seq")]
             target = dobons[0]["target"] if dobons else None
-            record_result(game, seats, game.result, target, [d["seat"] for d in dobons])
+            summary: dict[str, Any] = game.result or {}
+            record_result(game, seats, summary, target, [d["seat"] for d in dobons])
             count += 1
     return count
 
@@ -186,20 +187,20 @@ def _record_standings(game: Game, outcomes: list[SeatOutcome]) -> dict[int, Room
 
 def _record_player_stats(game: Game, outcomes: list[SeatOutcome]) -> dict[int, PlayerStats]:
     """Registered humans only: CPU players never reach profiles or the leaderboard."""
-    people = [o for o in outcomes if o.user_id is not None and not o.is_cpu]
+    people = [(o, o.user_id) for o in outcomes if o.user_id is not None and not o.is_cpu]
     if not people:
         return {}
     PlayerStats.objects.bulk_create(
-        [PlayerStats(user_id=o.user_id) for o in people], ignore_conflicts=True
+        [PlayerStats(user_id=user_id) for _, user_id in people], ignore_conflicts=True
     )
     # Ordered locks: two rooms finishing at once for the same people cannot deadlock.
     rows = PlayerStats.objects.select_for_update().filter(
-        user_id__in=[o.user_id for o in people]
+        user_id__in=[user_id for _, user_id in people]
     ).order_by("user_id")
     by_user = {r.user_id: r for r in rows}
     by_seat = {}
-    for o in people:
-        row = by_user[o.user_id]
+    for o, user_id in people:
+        row = by_user[user_id]
         _count(row, o)
         row.points_per_game = row.points / row.games
         if row.best_delta is None or o.delta > row.best_delta:
@@ -294,7 +295,7 @@ def can_read_history(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool
     members, anyone who ever played a game there (past members), and staff."""
     if not user.is_authenticated:
         return False
-    if room.is_public or user.is_staff or room.owner_id == user.pk:
+    if room.is_public or getattr(user, "is_staff", False) or room.owner_id == user.pk:
         return True
     if Membership.objects.filter(room=room, user_id=user.pk).exists():
         return True
@@ -307,7 +308,7 @@ def readable_rooms_q(user: AbstractBaseUser | AnonymousUser, prefix: str = "") -
     room = f"{prefix}room"
     if not user.is_authenticated:
         return Q(pk__in=[])
-    if user.is_staff:
+    if getattr(user, "is_staff", False):
         return Q()
     member_rooms = Membership.objects.filter(user_id=user.pk).values("room_id")
     # Past members through their standings: one row per room, not one per game.

@@ -260,7 +260,7 @@ def real_game(users: list[Any]) -> Any:
         Membership.objects.create(room=room, user=user, seat_index=i)
     rng, now = random.Random(3), 1_700_000_000.0
     game = play.start_game(room, users[0], now=now)
-    by_seat = {p.seat: p.user for p in game.players.select_related("user")}
+    by_seat = {p.seat: p.user for p in game.players.select_related("user") if p.user}
     while game.status == Game.Status.RUNNING:
         now += rng.choice([0.5, 1.5, 4.0, 11.0])
         engine = Engine.from_dict(game.state)
