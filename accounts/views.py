@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from accounts import throttle
 from accounts.forms import LOOK_ALIKE_MESSAGE, SignupForm
 from accounts.models import User
+from game import selectors
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -102,4 +103,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         .distinct()
         .order_by("joined_at")
     )
-    return render(request, "accounts/profile.html", {"player": player, "seats": seats})
+    context = {"player": player, "seats": seats}
+    context.update(selectors.profile_context(player, request.user))  # match history
+    return render(request, "accounts/profile.html", context)

@@ -148,12 +148,17 @@ def run_due(game: Game, now: float) -> Outcome | None:
     engine = Engine.from_dict(game.state)
     seats = play._seats_of(game)
     events = engine.advance(now)
+    step: dict[str, Any] = {"now": now}  # what replays re-apply (GameEvent.step)
     if engine.phase != "finished":
-        events += _first_cpu_move(game, engine, seats, events, now)
+        moved = _first_cpu_move(game, engine, seats, events, now)
+        if moved is not None:
+            seat, action, played = moved
+            events += played
+            step = {"now": now, "seat": seat, "action": action}
     if not events:
         do_clear_due(game, engine)
         return None
-    change = play.do_save(game, engine, events, now, seats)
+    change = play.do_save(game, engine, events, now, seats, step=step)
     finished = change.status != Game.Status.RUNNING
     return play.Outcome(game.pk, change.version, change.events, finished)
 
@@ -166,10 +171,11 @@ def do_clear_due(game: Game, engine: Engine) -> None:
 
 def _first_cpu_move(
     game: Game, engine: Engine, seats: list[Seat], fresh: list[Event], now: float
-) -> list[Event]:
+) -> tuple[int, Action, list[Event]] | None:
+    """(seat, action, its events) of the first due CPU whose policy acts, or None."""
     turns = planned_turns(game, engine, seats)
     if not turns:
-        return []
+        return None
     logged = events_for_seats(game, [t.seat for t in turns])
     for turn in turns:
         seen = logged[turn.seat] + [e for e in fresh if e.get("to") in (None, turn.seat)]
@@ -177,11 +183,11 @@ def _first_cpu_move(
         if action is None:
             continue
         try:
-            return play._apply(engine, turn.seat, action, now)
+            return turn.seat, action, play._apply(engine, turn.seat, action, now)
         except play.PlayError as exc:  # the engine refused: a policy bug, logged
             log.error("CPU %s in game %s seat %s played %r: refused (%s)",
                       turn.level, game.pk, turn.seat, action, exc.code)
-    return []
+    return None
 
 
 def events_for_seats(game: Game, seats: list[int]) -> dict[int, list[Event]]:

@@ -45,7 +45,7 @@ from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import cpu, panel, rooms, sender
+from game.services import cpu, history, panel, rooms, sender
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -436,12 +436,14 @@ def do_create_game(
     room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine
 ) -> tuple[Game, list[Seat]]:
     number = (room.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    state = engine.to_dict()
     try:
         with transaction.atomic():
             game = Game.objects.create(
                 room=room,
                 number=number,
-                state=engine.to_dict(),
+                state=state,
+                initial_state=state,
                 version=0,
                 next_deadline=to_datetime(engine.next_deadline),
                 rate=engine.rate,
@@ -523,7 +525,8 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     engine = Engine.from_dict(game.state)
     events = engine.advance(now)
     events += _apply(engine, seat, action, now)
-    change = do_save(game, engine, events, now, seats)
+    step = {"now": now, "seat": seat, "action": action}
+    change = do_save(game, engine, events, now, seats, step=step)
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
@@ -602,16 +605,21 @@ def _advance_locked(game: Game, now: float) -> Outcome | None:
     if deadline is None or deadline > now:
         return None
     events = engine.advance(now)
-    change = do_save(game, engine, events, now)
+    change = do_save(game, engine, events, now, step={"now": now})
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
 def do_save(
-    game: Game, engine: Engine, events: list[Event], now: float, seats: list[Seat] | None = None
+    game: Game,
+    engine: Engine,
+    events: list[Event],
+    now: float,
+    seats: list[Seat] | None = None,
+    step: dict[str, Any] | None = None,
 ) -> TableChange:
     """Save the engine state as the next version with its next deadline (the sweep's
-    index), log the events, settle a finished game, and arrange the push for after the
-    commit."""
+    index), log the events (with `step`, the input that made them, for replays), settle
+    a finished game, and arrange the push for after the commit."""
     game.state = engine.to_dict()
     game.version += 1
     seats = _seats_of(game) if seats is None else seats
@@ -619,7 +627,7 @@ def do_save(
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
     cpu.do_schedule(game, engine, seats, now)
-    do_append_events(game, events)
+    do_append_events(game, events, step)
     game.save(
         update_fields=[
             "state", "version", "next_deadline", "cpu_due", "status", "result", "finished_at",
@@ -650,6 +658,7 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
             _seat_membership(game, s).update(points=F("points") + deltas[s.seat])
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
+    history.record_finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
@@ -665,15 +674,21 @@ def _seat_membership(game: Game, s: Seat) -> QuerySet[Membership]:
     )
 
 
-def do_append_events(game: Game, events: list[Event]) -> None:
-    """Append `events` at `game.version`, with sequence numbers that never skip.
+def do_append_events(
+    game: Game, events: list[Event], step: dict[str, Any] | None = None
+) -> None:
+    """Append `events` at `game.version`, with sequence numbers that never skip; the
+    version's first row carries `step` (its input) for replays.
 
     Under the game's row lock; the caller saves `game.event_count` with the game."""
     if not events:
         return
     start = game.event_count
     GameEvent.objects.bulk_create(
-        GameEvent(game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e)
+        GameEvent(
+            game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e,
+            step=step if i == 0 else None,
+        )
         for i, e in enumerate(events)
     )
     game.event_count = start + len(events)
