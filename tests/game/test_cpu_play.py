@@ -343,3 +343,23 @@ def test_r13_a_cpu_that_won_plays_first_next_game(alice, monkeypatch):
     seated = list(room.memberships.order_by("seat_index"))
     assert [m.seat_index for m in seated] == [0, 2]
     assert play.first_player_for(room, seated) == 1  # room seat 2, now engine seat 1
+
+
+def test_a_game_with_cpus_replays_through_the_engine(alice):
+    """Issue 8's replay holds for CPU moves too: every version a CPU made stores its
+    input (seat, action, time), so the log rebuilds the game as it was played."""
+    from game.replay import rebuild
+    from game.selectors import game_events, versions_of
+
+    game = cpu.start_game_against_cpus(alice, "normal", now=NOW)
+    room = Room.objects.get(pk=game.room_id)
+    play_to_the_end(room, game, alice, random.Random(5), NOW)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    cpu_steps = [
+        e.step for e in game.events.order_by("seq")
+        if e.step is not None and e.step.get("seat") in (1, 2, 3)
+    ]
+    assert cpu_steps, "no CPU move was logged with its input"
+    frames = rebuild(game.initial_state, versions_of(game_events(game)))
+    assert frames[-1].state == game.state
