@@ -188,3 +188,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}},
 }
+
+# Tests only: lets game.services.fixed_setups start a game from a fixed deck. Never read
+# from the environment, so no deployment can switch it on; tests set it themselves.
+DOBON_TEST_SETUPS_ALLOWED = False

@@ -20,6 +20,7 @@ urlpatterns: list[URLPattern] = [
         views.transfer_ownership,
         name="transfer_ownership",
     ),
+    path("how-to-play/", views.how_to_play, name="how_to_play"),
     path("join/", views.join_by_code, name="join_by_code"),
     path("join/<str:code>/", views.join_by_invite, name="join"),
 ]
