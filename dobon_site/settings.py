@@ -170,6 +170,20 @@ DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=False)
 # Live play limits (websocket protocol).
 DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)
 DOBON_WS_MAX_MESSAGES_PER_SECOND = env_int("DOBON_WS_MAX_MESSAGES_PER_SECOND", 20)
+# Over the rate limit this many seconds in a row: the socket is closed (4429).
+DOBON_WS_FLOOD_SECONDS = env_int("DOBON_WS_FLOOD_SECONDS", 5)
+# Oversized messages in a row before the socket is closed (4413); fewer answer too_large.
+DOBON_WS_MAX_OVERSIZE_IN_A_ROW = env_int("DOBON_WS_MAX_OVERSIZE_IN_A_ROW", 3)
+# Open room sockets per user over every process; the next one is closed with 4409.
+DOBON_WS_MAX_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_SOCKETS_PER_USER", 8)
+# Bytes the server may hold for a client that does not read before dropping it (4499).
+DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
+# A socket whose process died stops counting (cap, presence) after this many seconds.
+DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
+# Threads per process for the sockets' database work: reads (connect, sync) and moves
+# run on separate pools, so a flood of reads cannot queue in front of a move.
+DOBON_WS_READ_THREADS = env_int("DOBON_WS_READ_THREADS", 2)
+DOBON_WS_WRITE_THREADS = env_int("DOBON_WS_WRITE_THREADS", 2)
 
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)

@@ -244,11 +244,11 @@ class Player:
             kind = message["type"]
             if kind == "error" and self.sent:
                 self.sent[-1].refused = True
-            elif kind == "event" and message["event"]["type"] == "timeout" and self.deadline:
-                if not self.arrivals or self.arrivals[-1][1] != message["version"]:
+            elif kind == "state":
+                timed_out = any(e["type"] == "timeout" for e in message["events"])
+                if timed_out and self.deadline:
                     self.timeouts.append(now - self.deadline)
                     self.deadline = None
-            elif kind == "state":
                 self.on_state(message, now)
                 if self.act and not stop.is_set():
                     await self.maybe_act(rng)

@@ -1,30 +1,45 @@
-"""The live table socket, `/ws/rooms/<id>/`. Thin: parse, call one service, send.
+"""The live table socket, `/ws/rooms/<id>/`: protocol v2 (docs/protocol.md).
 
-Client → server: `{"type": "action", "action": {...}}`, `{"type": "sync"}`.
-Server → client: `state` (the whole table as this user may see it), `event` (one engine
-event this user may see), `error` (a refusal, to the sender only). Every state and
-event carries the game's version; a client that sees a gap sends `sync`.
+Thin: parse, call one service, send. Client → server: `action`, `sync` (plain or
+resuming from a version). Server → client: `state` (the table as this user may see it,
+with the events since the version the client had), `presence`, `error`.
 
-Close codes: 4401 not signed in, 4403 private room and not a member, 4404 no room.
+No socket can stall the others:
+- a message is counted against the rate limit when it arrives, not when its work is
+  done: `receive` never waits for the database; moves and syncs queue per socket and
+  run on database thread pools (reads and moves apart), so pushes to this socket and
+  every other socket's messages go on meanwhile;
+- at most one `sync` per socket is queued or running; a flood closes the socket (4429);
+- a user has at most `DOBON_WS_MAX_SOCKETS_PER_USER` sockets over all processes (4409);
+- a client that does not read is dropped when its send buffer passes
+  `DOBON_WS_MAX_SEND_BUFFER` (4499).
+
+Close codes are the table of docs/protocol.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
 from game.messages import message_for
+from game.presence import Entry, registry
 from game.services import play, rooms
 
 log = logging.getLogger(__name__)
@@ -33,20 +48,33 @@ T = TypeVar("T")
 
 # How long a push that skipped a version waits for the missing one (see deliver).
 REORDER_WAIT = 0.2
+# Moves a socket may have waiting for the database; more answer rate_limited.
+MAX_QUEUED_ACTIONS = 4
 
-CLOSE_CODES = {"anonymous": 4401, "forbidden": 4403, "no_room": 4404}
+CLOSE_ANONYMOUS = 4401
+CLOSE_NOT_FOUND = 4404  # no such room, or not yours to see: one code, as HTTP's 404
+CLOSE_TOO_MANY_SOCKETS = 4409
+CLOSE_TOO_LARGE = 4413
+CLOSE_FLOOD = 4429
+CLOSE_NOT_READING = 4499
+CLOSE_CODES = {"anonymous": CLOSE_ANONYMOUS, "forbidden": CLOSE_NOT_FOUND,
+               "no_room": CLOSE_NOT_FOUND}
+
+Clock = Callable[[], float]
 
 
 class TokenBucket:
-    """`rate` messages per second on average, bursts up to `rate`."""
+    """`rate` messages per second on average, bursts up to `rate`. `clock` is an input
+    (monotonic seconds), so tests move time instead of sleeping."""
 
-    def __init__(self, rate: int) -> None:
+    def __init__(self, rate: int, clock: Clock = time.monotonic) -> None:
         self.rate = float(max(rate, 1))
         self.tokens = self.rate
-        self.stamp = time.monotonic()
+        self.clock = clock
+        self.stamp = clock()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1.0:
@@ -55,25 +83,71 @@ class TokenBucket:
         return True
 
 
+class FloodWatch:
+    """Refusals by the rate limit "in a row": since the first refusal, the client never
+    stayed within the limit for a whole second. `flooding` once that lasted `seconds`."""
+
+    def __init__(self, seconds: float, clock: Clock) -> None:
+        self.seconds, self.clock = seconds, clock
+        self.since: float | None = None
+        self.last: float | None = None
+
+    def refused(self) -> bool:
+        """Count a refusal; True when the flood has lasted long enough to close."""
+        now = self.clock()
+        if self.since is None or (self.last is not None and now - self.last >= 1.0):
+            self.since = now
+        self.last = now
+        return now - self.since >= self.seconds
+
+    def accepted(self) -> None:
+        if self.last is not None and self.clock() - self.last >= 1.0:
+            self.since = self.last = None
+
+
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     groups: list[str] = []
+    # The rate limiter's clock (monotonic seconds); tests replace it.
+    clock: Clock = staticmethod(time.monotonic)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As channels' dispatch, without its close_old_connections() before every
+        message: that hop runs on the one thread-sensitive thread every socket shares,
+        so a push would queue behind other sockets' queries. The database work here
+        runs in `db_read` / `db_write`, which look after their own connections."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
-        self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND)
+        self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
+        self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
+        self.oversize_in_a_row = 0
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
+        self.last_state: dict[str, Any] | None = None  # the table this socket shows
         self.user_id: int | None = None
+        self.entry: Entry | None = None
         self.watching = False
         self.held: dict[int, dict[str, Any]] = {}  # pushes waiting for an earlier version
         self.releaser: asyncio.Task[None] | None = None
+        self.jobs: deque[tuple[str, Any]] = deque()
+        self.sync_queued = False
+        self.syncing: list[dict[str, Any]] | None = None  # pushes held while a sync reads
+        self.wake = asyncio.Event()
+        self.worker: asyncio.Task[None] | None = None
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
         try:
-            room = await in_db_thread(_watchable_room, self.room_id, self.user, self.scope)
+            room = await db_read(_watchable_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
-            await self.close(code=CLOSE_CODES.get(exc.code, 4403))
+            await self.close(code=CLOSE_CODES.get(exc.code, CLOSE_NOT_FOUND))
+            return
+        if not await self.admit():
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
             return
         self.user_id = self.user.pk
         # Join before reading the table, so no change falls between the read and the join.
@@ -81,17 +155,44 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(play.user_group(self.user_id), self.channel_name)
         await self.channel_layer.group_add(play.watch_group(room.pk), self.channel_name)
         self.watching = True
-        await self.send_table()
+        self.worker = asyncio.get_running_loop().create_task(self.work())
+        await self.answer_sync(None)
+        await self.announce_presence()
+
+    async def admit(self) -> bool:
+        """Count this socket against its user's cap (over every process)."""
+        entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id)
+        self.online_before = await registry().online(self.room_id)
+        if not await registry().admit(entry, self, settings.DOBON_WS_MAX_SOCKETS_PER_USER):
+            return False
+        self.entry = entry
+        return True
 
     async def disconnect(self, code: int) -> None:
-        if self.releaser is not None:
-            self.releaser.cancel()
+        for task in (self.releaser, self.worker):
+            if task is not None:
+                task.cancel()
+        if self.entry is not None:
+            await registry().forget(self.entry)
+            online = await registry().online(self.room_id)
+            if self.entry.username not in online:
+                await send_presence(self.room_id, online)
+            self.entry = None
         if self.user_id is not None:
             await self.channel_layer.group_discard(play.room_group(self.room_id), self.channel_name)
             await self.channel_layer.group_discard(play.user_group(self.user_id), self.channel_name)
             await self.watch(False)
 
-    # -- from the client ---------------------------------------------------------------------
+    async def announce_presence(self) -> None:
+        """Everyone in the room learns when a user comes online; a user's second
+        socket changes nothing for the others, so only it is told."""
+        online = await registry().online(self.room_id)
+        if online != self.online_before:
+            await send_presence(self.room_id, online)
+        else:
+            await self.send_json({"type": "presence", "online": online})
+
+    # -- from the client: counted on arrival ----------------------------------------------------
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -99,33 +200,80 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.user_id is None:
             return
         if not self.bucket.take():
-            await self.send_error("rate_limited")
+            await self.refuse_flood()
             return
+        self.flood.accepted()
         size = len(bytes_data) if bytes_data is not None else len((text_data or "").encode())
         if size > settings.DOBON_WS_MAX_MESSAGE_BYTES:
-            await self.send_error("too_large")
+            await self.refuse_oversize()
             return
-        try:
-            content = json.loads(text_data) if text_data is not None else None
-        except ValueError:
-            content = None
+        self.oversize_in_a_row = 0
+        content = parse_json(text_data)
         if not isinstance(content, dict):
             await self.send_error("bad_json")
             return
         await self.receive_json(content)
 
+    async def refuse_flood(self) -> None:
+        if self.flood.refused():
+            await self.close(code=CLOSE_FLOOD)
+        else:
+            await self.send_error("rate_limited")
+
+    async def refuse_oversize(self) -> None:
+        self.oversize_in_a_row += 1
+        if self.oversize_in_a_row >= settings.DOBON_WS_MAX_OVERSIZE_IN_A_ROW:
+            await self.close(code=CLOSE_TOO_LARGE)
+        else:
+            await self.send_error("too_large")
+
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
         if kind == "sync":
-            await self.send_table(force=True)
+            await self.queue_sync(content)
         elif kind == "action":
-            await self.act(content.get("action"))
+            await self.queue_action(content.get("action"))
         else:
             await self.send_error("unknown_type")
 
+    async def queue_sync(self, content: dict[str, Any]) -> None:
+        since = None
+        if "game" in content or "version" in content:
+            game, version = content.get("game"), content.get("version")
+            if not (is_int(game) and is_int(version)):
+                await self.send_error("bad_sync")
+                return
+            since = (game, version)
+        if self.sync_queued:  # one at a time: the answer to the first covers this one
+            return
+        self.sync_queued = True
+        self.jobs.append(("sync", since))
+        self.wake.set()
+
+    async def queue_action(self, action: Any) -> None:
+        if sum(1 for kind, _ in self.jobs if kind == "action") >= MAX_QUEUED_ACTIONS:
+            await self.send_error("rate_limited")
+            return
+        self.jobs.append(("action", action))
+        self.wake.set()
+
+    # -- the socket's database work, in arrival order, off the receive path ----------------------
+
+    async def work(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.jobs:
+                kind, payload = self.jobs.popleft()
+                if kind == "sync":
+                    self.sync_queued = False
+                    await self.answer_sync(payload)
+                else:
+                    await self.act(payload)
+
     async def act(self, action: Any) -> None:
         try:
-            pushes = await in_db_thread(_act, self.room_id, self.user, action)
+            pushes = await db_write(_act, self.room_id, self.user, action)
         except play.PlayError as exc:
             await self.send_error(exc.code)
             return
@@ -137,25 +285,58 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # move meanwhile. No direct answer: the change arrives through the groups.
         await play.send_pushes(pushes)
 
+    async def answer_sync(self, since: tuple[int, int] | None) -> None:
+        """The current table, with the events since `since` when resuming. Pushes that
+        arrive while it is read wait, then go out after it if they are newer."""
+        self.syncing = []
+        try:
+            state = await db_read(_table, self.room_id, self.user, self.scope, since)
+        except play.PlayError:  # the room vanished (or access went) while connected
+            self.syncing = None
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        except Exception:
+            log.exception("sync failed in room %s", self.room_id)
+            state = None
+        held, self.syncing = self.syncing, None
+        if state is None:
+            await self.send_error("server_error")
+        else:
+            if state["game"] is not None:
+                self.seen = (state["game"], state["version"])
+            await self.send_state(state)
+        for push in sorted(held, key=lambda p: (p["game"], p["version"])):
+            await self.deliver(push)
+
     # -- to the client --------------------------------------------------------------------------
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Every frame passes here: a client whose unread backlog is over the limit is
+        dropped instead of making this process buffer for it without end."""
+        backlog = unsent_bytes(self.base_send)
+        if backlog is not None and backlog > settings.DOBON_WS_MAX_SEND_BUFFER:
+            await self.drop_slow_reader(backlog)
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def drop_slow_reader(self, backlog: int) -> None:
+        log.warning("dropping a socket that does not read (%s bytes unsent)", backlog)
+        await self.close(code=CLOSE_NOT_READING)
+        abort_transport(self.base_send)
 
     async def send_error(self, code: str) -> None:
         with translation.override(self.language):
             message = message_for(code)
         await self.send_json({"type": "error", "code": code, "message": message})
 
-    async def send_table(self, force: bool = False) -> None:
-        try:
-            state = await in_db_thread(_table, self.room_id, self.user, self.scope)
-        except play.PlayError:  # the room vanished (or access went) while connected
-            await self.close(code=4404)
-            return
-        if state["game"] is not None:
-            key = (state["game"], state["version"])
-            if not force and self.seen is not None and key <= self.seen:
-                return
-            self.seen = key
+    async def send_state(self, state: dict[str, Any]) -> None:
         await self.send_json(state)
+        # Remembered with the latest room panel, which a later push may leave out.
+        if "room" not in state and self.last_state is not None and "room" in self.last_state:
+            state = {**state, "room": self.last_state["room"]}
+        self.last_state = state
         await self.watch_unless_playing(state)
 
     async def deliver(self, push: dict[str, Any]) -> None:
@@ -164,7 +345,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         Consecutive versions may be committed by different processes (two daphnes, a
         Celery worker), so version n+1 can overtake version n on its way here. A push
         that skips a version waits up to REORDER_WAIT for the missing one; then it goes
-        out anyway (the client sees the gap and resyncs)."""
+        out anyway (its `from_version` shows the gap and the client resumes)."""
+        if self.syncing is not None:
+            self.syncing.append(push)
+            return
         key = (push["game"], push["version"])
         if self.seen is not None and key <= self.seen:
             return
@@ -188,21 +372,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_push(self, push: dict[str, Any]) -> None:
         self.seen = (push["game"], push["version"])
-        for event in push["events"]:
-            await self.send_json(
-                {"type": "event", "game": push["game"], "version": push["version"], "event": event}
-            )
         view = push["view"]
         state = {
             "type": "state", "game": push["game"], "number": push["number"],
             "version": push["version"], "status": push["status"], "seat": push["seat"],
             "view": view, "deadline": play.deadline_of(view), "players": push["players"],
+            "events": push["events"], "from_version": push["from_version"],
             "server_time": time.time(),
         }
         if push.get("room_info") is not None:
             state["room"] = push["room_info"]
-        await self.send_json(state)
-        await self.watch_unless_playing(state)
+        await self.send_state(state)
 
     async def watch_unless_playing(self, state: dict[str, Any]) -> None:
         """Players of the running game get their own view through their user group; only
@@ -233,27 +413,115 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.user_id not in push["seated"]:
             await self.deliver(push)
 
+    async def room_panel(self, message: dict[str, Any]) -> None:
+        """Seats or settings changed: the table this socket shows, with the new panel
+        and no events (nothing happened in the game)."""
+        if self.last_state is None:
+            return  # the connect's own table (read after joining the group) is newer
+        state = {**self.last_state, "events": [], "from_version": self.last_state["version"],
+                 "room": message["room"], "server_time": time.time()}
+        await self.send_state(state)
+
+    async def presence(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "presence", "online": message["online"]})
+
     async def table_sync(self, message: dict[str, Any]) -> None:
-        await self.send_table(force=True)
+        """From a process still on protocol v1 during a rolling restart."""
+        await self.queue_sync({"type": "sync"})
 
 
-async def in_db_thread(fn: Callable[..., T], *args: Any) -> T:
-    """Run `fn` in the process's database thread, keeping its connection open.
-
-    channels' database_sync_to_async closes the connection after every call
-    (CONN_MAX_AGE = 0), so every move and every new socket would pay a fresh
-    PostgreSQL connection (~7 ms here) on the one thread all sockets share. All
-    thread-sensitive calls of a process run in that one thread, so the one connection
-    kept is not a leak; a broken one is dropped before use.
-    """
-    return await sync_to_async(_keeping_connection)(fn, *args)
+# -- helpers ------------------------------------------------------------------------------------
 
 
-def _keeping_connection(fn: Callable[..., T], *args: Any) -> T:
-    for conn in connections.all(initialized_only=True):
-        if conn.connection is not None and conn.errors_occurred and not conn.is_usable():
-            conn.close()
-    return fn(*args)
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_json(text: str | None) -> Any:
+    """The message as JSON, or None when unreadable: invalid, bytes, or nested so deep
+    that the parser gives up (RecursionError, which is not a ValueError)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+async def send_presence(room_id: int, online: list[str]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(play.room_group(room_id), {"type": "presence", "online": online})
+
+
+def _transport(send: Any) -> Any:
+    """daphne hands each application `partial(server.handle_reply, protocol)`: the
+    protocol's Twisted transport holds what the client has not read yet."""
+    if isinstance(send, functools.partial) and send.args:
+        return getattr(send.args[0], "transport", None)
+    return None
+
+
+def unsent_bytes(send: Any) -> int | None:
+    """Bytes written to this client's socket that the kernel has not taken yet (the
+    client stopped reading), or None outside daphne (the test communicator)."""
+    transport = _transport(send)
+    if transport is None or not hasattr(transport, "dataBuffer"):
+        return None
+    buffered = len(transport.dataBuffer) - getattr(transport, "offset", 0)
+    return buffered + int(getattr(transport, "_tempDataLen", 0))
+
+
+def abort_transport(send: Any) -> None:
+    """Drop the connection now, with everything it still buffers."""
+    transport = _transport(send)
+    if transport is not None and hasattr(transport, "abortConnection"):
+        transport.abortConnection()
+
+
+# -- database work --------------------------------------------------------------------------------
+
+_pools: dict[str, ThreadPoolExecutor] = {}
+
+
+def _pool(kind: str) -> ThreadPoolExecutor | None:
+    """The thread pool for `kind` ("read" or "write") database work, or None for the
+    thread-sensitive thread. SQLite (the laptop and test default) keeps the one shared
+    thread: it does not take concurrent writers; PostgreSQL gets the pools."""
+    if connection.vendor != "postgresql":
+        return None
+    if kind not in _pools:
+        size = settings.DOBON_WS_READ_THREADS if kind == "read" else settings.DOBON_WS_WRITE_THREADS
+        _pools[kind] = ThreadPoolExecutor(max(1, size), thread_name_prefix=f"dobon-ws-{kind}")
+    return _pools[kind]
+
+
+async def db_read(fn: Callable[..., T], *args: Any) -> T:
+    """Reads for sockets (access checks, tables): never queued behind moves."""
+    return await _in_pool("read", fn, *args)
+
+
+async def db_write(fn: Callable[..., T], *args: Any) -> T:
+    """Moves: never queued behind a flood of reads."""
+    return await _in_pool("write", fn, *args)
+
+
+async def _in_pool(kind: str, fn: Callable[..., T], *args: Any) -> T:
+    pool = _pool(kind)
+    run = functools.partial(_with_fresh_connections, fn, *args)
+    if pool is None:
+        return await sync_to_async(run)()
+    return await sync_to_async(run, thread_sensitive=False, executor=pool)()
+
+
+def _with_fresh_connections(fn: Callable[..., T], *args: Any) -> T:
+    """As channels' database_sync_to_async: connections follow CONN_MAX_AGE (and a
+    connection pool, when configured) before and after the work."""
+    close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
 
 
 def _act(room_id: int, user: Any, action: Any) -> list[play.Push]:
@@ -269,6 +537,8 @@ def _watchable_room(room_id: int, user: Any, scope: dict[str, Any]) -> Any:
     return play.check_can_watch(room_id, user, invited)
 
 
-def _table(room_id: int, user: Any, scope: dict[str, Any]) -> dict[str, Any]:
+def _table(
+    room_id: int, user: Any, scope: dict[str, Any], since: tuple[int, int] | None
+) -> dict[str, Any]:
     room = _watchable_room(room_id, user, scope)
-    return play.table_for(room, user)
+    return play.table_for(room, user, since)

@@ -15,6 +15,7 @@ MESSAGES: dict[str, Promise] = {
     # Protocol and access (our own codes).
     "bad_json": _("The message could not be read."),
     "unknown_type": _("Unknown message type."),
+    "bad_sync": _("A resuming sync needs a game id and a version number."),
     "too_large": _("The message is too large."),
     "rate_limited": _("Too many messages: slow down a little."),
     "bad_action": _("That action is not understood."),

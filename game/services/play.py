@@ -35,13 +35,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, Max, OuterRef
+from django.db.models import Exists, F, Max, OuterRef, Q
 
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import rooms
+from game.services import panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -97,9 +97,7 @@ def to_datetime(ts: float | None) -> datetime | None:
     return None if ts is None else datetime.fromtimestamp(ts, tz=UTC)
 
 
-def room_group(room_id: int) -> str:
-    """Every socket of the room: "fetch the table again" (seats, abort, …)."""
-    return f"room.{room_id}"
+room_group = panel.room_group  # every socket of the room: the panel, presence
 
 
 def watch_group(room_id: int) -> str:
@@ -125,9 +123,19 @@ class Seat:
     username: str
     room_seat_index: int
     present: bool = True  # the user still sits in the room (else: plays by timeouts)
+    kind: str = panel.HUMAN  # "human", "cpu" (with `level`) or "program"
+    level: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "username": self.username, "room_seat": self.room_seat_index}
+        """A game's player as every client sees it (`players[]` of a state frame, and
+        the result's `players`): the one place a player's kind is said."""
+        player: dict[str, Any] = {
+            "seat": self.seat, "username": self.username, "room_seat": self.room_seat_index,
+            "kind": self.kind,
+        }
+        if self.level is not None:
+            player["level"] = self.level
+        return player
 
 
 @dataclass
@@ -139,7 +147,7 @@ class TableChange:
     number: int
     version: int
     status: str
-    engine: Engine
+    engine: Engine | None  # None for an aborted game: no table left to show
     events: list[Event]
     seats: list[Seat]
     room_info: dict[str, Any] | None = None
@@ -257,39 +265,18 @@ def first_player_for(room: Room, seated: list[Membership]) -> int:
 
 
 def room_info(room: Room) -> dict[str, Any]:
-    """What a client shows around the table and between games: seats, points, last result."""
-    members = room.memberships.select_related("user").order_by("seat_index")
-    by_index = {m.seat_index: m for m in members}
-    seats = [
-        {"index": i, "username": by_index[i].user.username, "points": by_index[i].points}
-        if i in by_index
-        else None
-        for i in range(room.seat_count)
-    ]
-    last = (
-        room.games.exclude(status=Game.Status.RUNNING).order_by("-number").only(
-            "number", "status", "result"
-        ).first()
-    )
-    return {
-        "id": room.pk,
-        "name": room.name,
-        "owner": room.owner.username if room.owner else None,
-        "seat_count": room.seat_count,
-        "timeout": room.timeout_seconds,
-        "next_rate": room.next_rate,
-        "deck_out_streak": room.deck_out_streak,
-        "seats": seats,
-        "last_result": (
-            {"number": last.number, "status": last.status, "result": last.result}
-            if last is not None
-            else None
-        ),
-    }
+    """The live room panel (`room` of a state frame): game/services/panel.py."""
+    return panel.room_panel(room)
 
 
-def table_for(room: Room, user: AbstractBaseUser) -> dict[str, Any]:
-    """The exact current table as `user` may see it: a client `state` message."""
+def table_for(
+    room: Room, user: AbstractBaseUser, since: tuple[int, int] | None = None
+) -> dict[str, Any]:
+    """The exact current table as `user` may see it: a client `state` message.
+
+    `since` is a resuming client's (game, version): when that game still runs and the
+    version is behind, the events of the later versions that `user` may see come
+    along (`from_version` = that version); otherwise none (`from_version` = version)."""
     game = room.games.filter(status=Game.Status.RUNNING).first()
     info = room_info(room)
     if game is None:
@@ -297,7 +284,24 @@ def table_for(room: Room, user: AbstractBaseUser) -> dict[str, Any]:
     engine = Engine.from_dict(game.state)
     seats = _seats_of(game)
     seat = next((s.seat for s in seats if s.user_id == user.pk), None)
-    return _state_message(game, engine, seat, seats, info)
+    message = _state_message(game, engine, seat, seats, info)
+    if since is not None and since[0] == game.pk and -1 <= since[1] < game.version:
+        message["events"] = events_since(game, since[1], seat)
+        message["from_version"] = since[1]
+    return message
+
+
+def events_since(game: Game, version: int, seat: int | None) -> list[Event]:
+    """The logged events of `game` after `version` (up to the version read with it)
+    that `seat` may see, in order: public ones and those to that seat, exactly the
+    filter of the live pushes (`build_pushes`). `seat` None is a watcher."""
+    visible = Q(to_seat__isnull=True)
+    if seat is not None:
+        visible |= Q(to_seat=seat)
+    rows = GameEvent.objects.filter(
+        visible, game=game, version__gt=version, version__lte=game.version
+    ).order_by("seq")
+    return list(rows.values_list("data", flat=True))
 
 
 def _state_message(
@@ -318,6 +322,8 @@ def _state_message(
         "view": view,
         "deadline": deadline_of(view),
         "players": [s.to_dict() for s in seats or []],
+        "events": [],
+        "from_version": game.version if game else None,
         "server_time": time.time(),
     }
     if info is not None:
@@ -632,12 +638,17 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         game.finished_at = to_datetime(now)
         game.version += 1
         who = getattr(by, "username", None)
-        do_append_events(game, [{"type": "aborted", "to": None, "seat": None, "by": who}])
+        events = [{"type": "aborted", "to": None, "seat": None, "by": who}]
+        do_append_events(game, events)
         game.save(
             update_fields=["status", "next_deadline", "finished_at", "version", "event_count"]
         )
-        room_id = game.room_id
-        transaction.on_commit(lambda: notify_room_changed(room_id))
+        room = Room.objects.select_related("owner").get(pk=game.room_id)
+        change = TableChange(
+            game.room_id, game.pk, game.number, game.version, game.status,
+            None, events, _seats_of(game), room_info=room_info(room),
+        )
+        transaction.on_commit(lambda: notify_change(change))
     return game
 
 
@@ -649,14 +660,16 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     the events addressed to it, and one for the watchers with the spectator view."""
     base = {
         "room": change.room_id, "game": change.game_id, "number": change.number,
-        "version": change.version, "status": change.status,
+        "version": change.version, "from_version": change.version - 1,
+        "status": change.status,
         "players": [s.to_dict() for s in change.seats], "room_info": change.room_info,
     }
+    engine = change.engine  # None for an aborted game: its frames say so with view null
     pushes = []
     for s in change.seats:
         if s.user_id is None:
             continue
-        view = change.engine.view(s.seat)
+        view = engine.view(s.seat) if engine is not None else None
         events = [e for e in change.events if e.get("to") in (None, s.seat)]
         pushes.append(
             (user_group(s.user_id), {**base, "type": "game.private", "seat": s.seat,
@@ -666,7 +679,8 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     seated_users = [s.user_id for s in change.seats if s.user_id is not None]
     pushes.append(
         (watch_group(change.room_id), {**base, "type": "game.public", "seat": None,
-                                      "view": change.engine.view(None), "events": public,
+                                      "view": engine.view(None) if engine is not None else None,
+                                      "events": public,
                                       "seated": seated_users})
     )
     return pushes
@@ -717,11 +731,8 @@ def notify_change(change: TableChange) -> None:
 
 
 def notify_room_changed(room_id: int) -> None:
-    """Tell every client of the room to fetch the table again (seats, abort, …)."""
-    try:
-        _send([(room_group(room_id), {"type": "table.sync", "room": room_id})])
-    except Exception:
-        log.exception("push failed for room %s", room_id)
+    """Push the room's new panel to every socket of the room (seats, settings, …)."""
+    panel.notify_room_panel(room_id)
 
 
 def _send(pushes: list[tuple[str, dict[str, Any]]]) -> None:

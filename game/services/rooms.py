@@ -31,6 +31,7 @@ from game.models import (
     Membership,
     Room,
 )
+from game.services.panel import notify_room_panel_on_commit
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -123,7 +124,11 @@ def find_room_by_code(text: str) -> Room | None:
 
 
 def _lock(room: Room) -> Room:
-    return Room.objects.select_for_update().get(pk=room.pk)
+    """Lock the room row for a change; every socket of the room gets the new panel
+    after the commit (nothing is sent if the change is refused and rolled back)."""
+    locked = Room.objects.select_for_update().get(pk=room.pk)
+    notify_room_panel_on_commit(locked.pk)
+    return locked
 
 
 def check_owner(room: Room, user: AbstractBaseUser | AnonymousUser) -> None:

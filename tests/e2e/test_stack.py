@@ -85,11 +85,11 @@ def test_celery_plays_an_idle_seat_and_the_client_sees_it_in_time(tmp_path, alic
             deadline = state["view"]["turn_deadline"]
             await watcher.wait_for(lambda s, v=version: s["version"] == v + 1, timeout=12)
             arrived = next(t for t, m in watcher.messages
-                           if m["type"] == "event" and m["version"] == version + 1)
+                           if m["type"] == "state" and m["version"] == version + 1)
             delays.append(arrived - deadline)
-            timeouts = [m["event"] for _, m in watcher.messages
-                        if m["type"] == "event" and m["version"] == version + 1
-                        and m["event"]["type"] == "timeout"]
+            timeouts = [e for _, m in watcher.messages
+                        if m["type"] == "state" and m["version"] == version + 1
+                        for e in m["events"] if e["type"] == "timeout"]
             assert timeouts, "the automatic action is announced"
         await watcher.close()
 

@@ -16,6 +16,7 @@ from django.urls import reverse
 from play_helpers import NOW, make_room, position, set_position
 
 from dobon_site.asgi import application
+from game.consumers import RoomConsumer
 from game.models import Game, Membership
 from game.rules import Game as Engine
 from game.services import play
@@ -26,6 +27,26 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _no_broker(settings):
     settings.CELERY_BROKER_URL = ""
+
+
+class FakeClock:
+    """The sockets' rate-limit clock, moved by the test instead of by waiting."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch) -> FakeClock:
+    fake = FakeClock()
+    monkeypatch.setattr(RoomConsumer, "clock", staticmethod(fake))
+    return fake
 
 
 def session_cookie(user: Any) -> str:
@@ -52,11 +73,19 @@ async def open_socket(
     return socket
 
 
-async def next_state(socket: WebsocketCommunicator, timeout: float = 3) -> tuple[list, dict]:
-    """Everything received up to and including the next `state` message."""
-    got: list[dict[str, Any]] = []
+async def next_frame(socket: WebsocketCommunicator, timeout: float = 3) -> dict[str, Any]:
+    """The next frame that is not a `presence` (those come whenever people connect)."""
     while True:
         message = await socket.receive_json_from(timeout)
+        if message["type"] != "presence":
+            return message
+
+
+async def next_state(socket: WebsocketCommunicator, timeout: float = 3) -> tuple[list, dict]:
+    """Every frame but presence up to and including the next `state` message."""
+    got: list[dict[str, Any]] = []
+    while True:
+        message = await next_frame(socket, timeout)
         got.append(message)
         if message["type"] == "state":
             return got, message
@@ -69,8 +98,11 @@ async def closed_with(socket: WebsocketCommunicator) -> int:
 
 
 async def quiet(*sockets: WebsocketCommunicator) -> None:
+    """Nothing but presence frames arrives on any of `sockets`."""
     for socket in sockets:
-        assert await socket.receive_nothing(0.2), "a socket received something it should not"
+        while not await socket.receive_nothing(0.2):
+            message = await socket.receive_json_from(1)
+            assert message["type"] == "presence", f"unexpected frame {message}"
 
 
 @pytest.fixture
@@ -107,10 +139,11 @@ async def test_anonymous_is_refused_with_4401(table):
     assert await closed_with(socket) == 4401
 
 
-async def test_outsider_cannot_watch_a_private_room_4403(alice, bob, mallory):
+async def test_outsider_cannot_watch_a_private_room_4404_like_no_room(alice, bob, mallory):
+    """One code for "no such room" and "not yours to see", as the room page's 404."""
     room = await sync_to_async(make_room)(alice, bob, is_public=False)
     outsider = await open_socket(mallory, room.pk)
-    assert await closed_with(outsider) == 4403
+    assert await closed_with(outsider) == 4404
     member = await open_socket(bob, room.pk)
     _, state = await next_state(member)
     assert state["view"] is None
@@ -170,8 +203,9 @@ async def test_each_player_sees_only_its_own_hand_and_spectators_none(
     hands = [engine.hand(s) for s in range(4)]
     for seat, socket in enumerate(sockets):
         got, state = await next_state(socket)
-        assert [m["type"] for m in got] == ["event", "state"]
-        assert got[0]["event"]["type"] == "start" and state["version"] == 0
+        assert [m["type"] for m in got] == ["state"], "events travel inside the state frame"
+        assert [e["type"] for e in state["events"]] == ["start"] and state["version"] == 0
+        assert state["from_version"] == -1
         assert state["seat"] == seat and state["view"]["hand"] == hands[seat]
         for other in range(4):
             if other != seat:
@@ -192,12 +226,12 @@ async def test_a_drawn_card_is_told_only_to_the_drawer(table, alice, bob, carol,
     await sockets[1].send_json_to({"type": "action", "action": {"type": "draw"}})
     for seat, socket in enumerate([*sockets, watcher]):
         got, state = await next_state(socket)
-        kinds = [m["event"]["type"] for m in got if m["type"] == "event"]
-        assert state["version"] == 1
+        kinds = [e["type"] for e in state["events"]]
+        assert state["version"] == 1 and state["from_version"] == 0 and len(got) == 1
         if seat == 1:
             assert "drawn" in kinds and state["view"]["hand"] == ["R5", "B7", "G4", "R9"]
-            drawn = next(m for m in got if m["type"] == "event" and m["event"]["type"] == "drawn")
-            assert drawn["event"]["cards"] == ["R9"] and drawn["version"] == 1
+            drawn = next(e for e in state["events"] if e["type"] == "drawn")
+            assert drawn["cards"] == ["R9"] and drawn["to"] == 1
         else:
             assert "drawn" not in kinds and "R9" not in json.dumps(got)
             assert state["view"]["hand_counts"][1] == 4
@@ -227,7 +261,7 @@ async def test_a_refusal_goes_only_to_the_sender(table, alice, bob, carol, dave)
     game = await sync_to_async(start_at_position)(table, alice)
     sockets = await connect_all(table.pk, alice, bob, carol, dave)
     await sockets[2].send_json_to({"type": "action", "action": {"type": "play", "cards": ["Y9"]}})
-    error = await sockets[2].receive_json_from(3)
+    error = await next_frame(sockets[2])
     assert error["type"] == "error" and error["code"] == "not_your_turn"
     assert error["message"] == "あなたの手番ではありません。"
     await quiet(*sockets)
@@ -241,7 +275,7 @@ async def test_refusal_messages_follow_the_language_cookie(table, alice, bob):
     socket = await open_socket(alice, table.pk, language="en")
     await next_state(socket)
     await socket.send_json_to({"type": "action", "action": {"type": "pass"}})
-    error = await socket.receive_json_from(3)
+    error = await next_frame(socket)
     assert error["code"] == "not_your_turn" and error["message"] == "It is not your turn."
     await socket.disconnect()
 
@@ -250,7 +284,7 @@ async def test_a_spectator_cannot_act(table, alice, mallory):
     game = await sync_to_async(start_at_position)(table, alice)
     socket = (await connect_all(table.pk, mallory))[0]
     await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
-    error = await socket.receive_json_from(3)
+    error = await next_frame(socket)
     assert error["code"] == "not_seated"
     assert (await Game.objects.aget(pk=game.pk)).version == 0
     await socket.disconnect()
@@ -259,7 +293,7 @@ async def test_a_spectator_cannot_act(table, alice, mallory):
 async def test_acting_without_a_game_is_no_game(table, alice):
     socket = (await connect_all(table.pk, alice))[0]
     await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
-    assert (await socket.receive_json_from(3))["code"] == "no_game"
+    assert (await next_frame(socket))["code"] == "no_game"
     await socket.disconnect()
 
 
@@ -279,7 +313,7 @@ async def test_garbage_is_refused_and_the_socket_stays_usable(table, alice, bob)
     ]
     for text, data, code in cases:
         await socket.send_to(text_data=text, bytes_data=data)
-        error = await socket.receive_json_from(3)
+        error = await next_frame(socket)
         assert error["type"] == "error" and error["code"] == code, (text, data)
         assert error["message"]
     await socket.send_json_to({"type": "sync"})
@@ -292,19 +326,20 @@ async def test_garbage_is_refused_and_the_socket_stays_usable(table, alice, bob)
     await socket.disconnect()
 
 
-async def test_a_flood_is_rate_limited_and_the_socket_recovers(table, alice, bob):
+async def test_a_flood_is_rate_limited_and_the_socket_recovers(table, alice, bob, clock):
+    """Counted on arrival against an injected clock: exact, whatever the machine's speed."""
     game = await sync_to_async(start_at_position)(table, alice)
     socket = (await connect_all(table.pk, bob))[0]
     limit = settings.DOBON_WS_MAX_MESSAGES_PER_SECOND
     for _ in range(limit + 10):
         await socket.send_to(text_data=json.dumps({"type": "hello"}))
-    codes = [(await socket.receive_json_from(3))["code"] for _ in range(limit + 10)]
-    assert codes.count("rate_limited") >= 10 and codes.count("unknown_type") >= limit - 2
+    codes = [(await next_frame(socket))["code"] for _ in range(limit + 10)]
+    assert codes == ["unknown_type"] * limit + ["rate_limited"] * 10
     await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
-    first = await socket.receive_json_from(3)
+    first = await next_frame(socket)
     assert first == {"type": "error", "code": "rate_limited", "message": first["message"]}
     assert (await Game.objects.aget(pk=game.pk)).version == 0
-    await asyncio.sleep(1.1)
+    clock.advance(1.0)
     await socket.send_json_to({"type": "action", "action": {"type": "draw"}})
     _, state = await next_state(socket)
     assert state["version"] == 1
@@ -405,7 +440,7 @@ def fake_push(room_id: int, version: int, game: int = 10**6) -> dict[str, Any]:
     return {"type": "game.private", "room": room_id, "game": game, "number": 1,
             "version": version, "status": "running", "seat": 0, "view": view,
             "events": [{"type": "turn", "to": None, "seat": 0}], "players": [],
-            "room_info": None}
+            "from_version": version - 1, "room_info": None}
 
 
 async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice):
@@ -424,4 +459,124 @@ async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice):
     assert state["version"] == 5
     await layer.group_send(group, fake_push(table.pk, 4))  # too late: dropped
     await quiet(socket)
+    await socket.disconnect()
+
+
+# -- protocol v2: room panel, presence, resume ---------------------------------------------
+
+
+async def test_the_room_panel_lists_seats_standings_and_the_last_result(table, alice, bob):
+    hands = [["G1", "G2"], ["R5"], ["Y9", "Y8"], ["G9", "G8"]]
+    game = await sync_to_async(start_at_position)(table, alice, hands=hands)
+    socket = (await connect_all(table.pk, alice))[0]
+    await sync_to_async(play.perform_action)(game, bob, {"type": "play", "cards": ["R5"]})
+    _, state = await next_state(socket)
+    room = state["room"]
+    assert room["is_public"] is True and room["running_game"] is None
+    assert room["seats"][1] == {"index": 1, "username": "bob", "kind": "human", "points": 37}
+    assert room["standings"][0] == {
+        "username": "bob", "kind": "human", "points": 37, "games": 1, "seated": True
+    }
+    assert [s["games"] for s in room["standings"]] == [1, 1, 1, 1]
+    assert room["last_result"]["game"] == game.pk
+    assert room["last_result"]["url"] == f"/games/{game.pk}/"
+    assert [p["kind"] for p in state["players"]] == ["human"] * 4
+    await socket.disconnect()
+
+
+async def test_a_seat_change_pushes_the_panel_to_every_socket(table, alice, bob, mallory):
+    from game.services import rooms
+
+    await Membership.objects.filter(room=table, seat_index=3).adelete()
+    sockets = await connect_all(table.pk, alice, bob)
+    await sync_to_async(rooms.take_seat)(table, mallory, 3)
+    for socket in sockets:
+        got, state = await next_state(socket)
+        assert state["room"]["seats"][3]["username"] == "mallory"
+        assert state["events"] == [] and state["view"] is None
+    await quiet(*sockets)
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def presence_of(socket: WebsocketCommunicator) -> list[str]:
+    while True:
+        message = await socket.receive_json_from(3)
+        if message["type"] == "presence":
+            return message["online"]
+
+
+async def test_presence_follows_who_has_a_socket_open(table, alice, bob):
+    alice_socket = await open_socket(alice, table.pk)
+    assert await presence_of(alice_socket) == ["alice"]
+    bob_socket = await open_socket(bob, table.pk)
+    assert await presence_of(bob_socket) == ["alice", "bob"]
+    assert await presence_of(alice_socket) == ["alice", "bob"]
+    second = await open_socket(bob, table.pk)  # a second tab changes nothing for others
+    assert await presence_of(second) == ["alice", "bob"]
+    await quiet(alice_socket)
+    await second.disconnect()
+    assert await alice_socket.receive_nothing(0.2)
+    await bob_socket.disconnect()
+    assert await presence_of(alice_socket) == ["alice"]
+    await alice_socket.disconnect()
+
+
+async def test_a_plain_sync_carries_no_events(table, alice):
+    game = await sync_to_async(start_at_position)(table, alice)
+    socket = (await connect_all(table.pk, alice))[0]
+    await socket.send_json_to({"type": "sync"})
+    _, state = await next_state(socket)
+    assert state["game"] == game.pk and state["events"] == [] and state["from_version"] == 0
+    await socket.disconnect()
+
+
+def play_round(game: Game, users: list[Any]) -> None:
+    """Every seat draws one card and passes, starting with bob (seat 1): 8 versions,
+    each seat's draw told only to itself."""
+    for seat in (1, 2, 3, 0):
+        play.perform_action(game, users[seat], {"type": "draw"})
+        play.perform_action(game, users[seat], {"type": "pass"})
+
+
+async def test_a_resuming_sync_sends_exactly_the_missed_events_for_its_seat(
+    table, alice, bob, carol, dave, mallory
+):
+    """A client that dropped versions 2..8 asks from version 1 and gets what the live
+    pushes of those versions carried for its seat, and nothing more."""
+    game = await sync_to_async(start_at_position)(table, alice, deck=["R9"] * 20)
+    live, dropping = await connect_all(table.pk, alice, alice)
+    watch_live, watch_dropping = await connect_all(table.pk, mallory, mallory)
+    users = [alice, bob, carol, dave]
+    await sync_to_async(play_round)(game, users)
+    pushed: dict[str, list] = {}
+    for name, socket in (("alice", live), ("mallory", watch_live)):
+        frames = [(await next_state(socket))[1] for _ in range(8)]
+        assert [f["version"] for f in frames] == list(range(1, 9))
+        pushed[name] = [e for f in frames[1:] for e in f["events"]]
+    for socket in (dropping, watch_dropping):
+        for _ in range(8):  # received and thrown away: the client "missed" them
+            await next_state(socket)
+    for name, socket in (("alice", dropping), ("mallory", watch_dropping)):
+        await socket.send_json_to({"type": "sync", "game": game.pk, "version": 1})
+        _, state = await next_state(socket)
+        assert state["from_version"] == 1 and state["version"] == 8
+        assert state["events"] == pushed[name], name
+    drawn_to = [e["to"] for e in pushed["alice"] if e["type"] == "drawn"]
+    assert drawn_to == [0], "alice sees her own drawn card only"
+    assert not any(e["type"] == "drawn" for e in pushed["mallory"])
+    assert [e["type"] for e in pushed["mallory"]].count("draw") == 3
+    for socket in (live, dropping, watch_live, watch_dropping):
+        await socket.disconnect()
+
+
+async def test_a_resuming_sync_for_another_game_is_a_plain_sync(table, alice):
+    game = await sync_to_async(start_at_position)(table, alice)
+    socket = (await connect_all(table.pk, alice))[0]
+    for bad in ({"game": game.pk + 1, "version": 0}, {"game": game.pk, "version": 5}):
+        await socket.send_json_to({"type": "sync", **bad})
+        _, state = await next_state(socket)
+        assert state["events"] == [] and state["from_version"] == state["version"] == 0
+    await socket.send_json_to({"type": "sync", "game": "x", "version": 0})
+    assert (await next_frame(socket))["code"] == "bad_sync"
     await socket.disconnect()

@@ -1,0 +1,132 @@
+"""The live room panel (protocol v2 `room` object) and its push on every room change.
+
+`room_panel(room)` is what a client shows around the table and between games: the
+room's settings, its seats with their points, the standings and the last result. It
+rides inside `state` frames (on connect, on `sync`, at a game's start and end) and is
+pushed alone (`room.panel` to the room group) when seats or settings change.
+
+Kept apart from `play` so that `rooms` (seats, settings) can push it without importing
+the live-play service.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import Count
+
+from game.models import Game, GamePlayer, Membership, Room
+
+log = logging.getLogger(__name__)
+
+HUMAN = "human"
+
+
+def room_group(room_id: int) -> str:
+    """Every socket of the room: the room panel, presence."""
+    return f"room.{room_id}"
+
+
+def game_url(game_id: int) -> str:
+    """Where a finished game's record is shown (the history pages)."""
+    return f"/games/{game_id}/"
+
+
+def member_dict(membership: Membership) -> dict[str, Any]:
+    """A room seat as the panel shows it. The one place a seated member's kind is said
+    (CPU seats add `kind: "cpu"` and `level` here)."""
+    return {
+        "index": membership.seat_index,
+        "username": membership.user.username,
+        "kind": HUMAN,
+        "points": membership.points,
+    }
+
+
+def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
+    """The seated members by points (best first), with how many games each played here."""
+    played = dict(
+        GamePlayer.objects.filter(game__room=room, user_id__in=[m.user_id for m in members])
+        .values("user_id")
+        .annotate(n=Count("id"))
+        .values_list("user_id", "n")
+    )
+    rows = [
+        {
+            "username": m.user.username,
+            "kind": member_dict(m)["kind"],
+            "points": m.points,
+            "games": played.get(m.user_id, 0),
+            "seated": True,
+        }
+        for m in members
+    ]
+    return sorted(rows, key=lambda r: (-r["points"], r["username"]))
+
+
+def _last_result(game: Game | None) -> dict[str, Any] | None:
+    if game is None:
+        return None
+    return {
+        "game": game.pk,
+        "number": game.number,
+        "status": game.status,
+        "result": game.result,
+        "url": game_url(game.pk),
+    }
+
+
+def room_panel(room: Room) -> dict[str, Any]:
+    """The `room` object of protocol v2 (docs/protocol.md), in four queries."""
+    members = list(room.memberships.select_related("user").order_by("seat_index"))
+    by_index = {m.seat_index: m for m in members}
+    # The running game, if any, is the room's latest: numbers only grow and at most
+    # one runs. So the latest two games hold both the running one and the last result.
+    latest = list(
+        room.games.order_by("-number").only("number", "status", "result", "room_id")[:2]
+    )
+    running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
+    last = next((g for g in latest if g.status != Game.Status.RUNNING), None)
+    owner = room.owner.username if room.owner_id is not None and room.owner else None
+    return {
+        "id": room.pk,
+        "name": room.name,
+        "owner": owner,
+        "seat_count": room.seat_count,
+        "timeout": room.timeout_seconds,
+        "is_public": room.is_public,
+        "next_rate": room.next_rate,
+        "deck_out_streak": room.deck_out_streak,
+        "running_game": running.pk if running is not None else None,
+        "seats": [
+            member_dict(by_index[i]) if i in by_index else None for i in range(room.seat_count)
+        ],
+        "standings": standings(room, members),
+        "last_result": _last_result(last),
+    }
+
+
+# -- push -------------------------------------------------------------------------------------
+
+
+def notify_room_panel_on_commit(room_id: int) -> None:
+    """Push the room's panel once the current transaction commits (seats, settings)."""
+    transaction.on_commit(lambda: notify_room_panel(room_id))
+
+
+def notify_room_panel(room_id: int) -> None:
+    """Build the panel from the committed rows and send it to every socket of the room."""
+    try:
+        room = Room.objects.select_related("owner").filter(pk=room_id).first()
+        if room is None:
+            return
+        message = {"type": "room.panel", "room_id": room_id, "room": room_panel(room)}
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(room_group(room_id), message)
+    except Exception:  # clients resync; a failed push must not undo a committed change
+        log.exception("room panel push failed for room %s", room_id)
