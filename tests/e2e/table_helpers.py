@@ -72,9 +72,13 @@ def outside_viewport(page: Page) -> list[str]:
     """Every hand card, the top card and every enabled action that is not wholly visible."""
     return page.evaluate(
         """() => {
+          // "Without scrolling": measured from the top of the page.
+          window.scrollTo(0, 0);
           const vw = window.innerWidth, vh = window.innerHeight, bad = [];
+          const table = document.querySelector('[data-testid=live-table]');
+          const over = table && table.dataset.phase === 'finished';  // the hand makes way
           const items = [
-            ...document.querySelectorAll('[data-testid=hand] [data-card]'),
+            ...(over ? [] : document.querySelectorAll('[data-testid=hand] [data-card]')),
             ...document.querySelectorAll('.card-top'),
             ...document.querySelectorAll('[data-testid=actions] button:not([disabled])'),
           ];

@@ -198,7 +198,7 @@ def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browse
         problems += shoot(bob, out, "11-next-game")
         for p in players:
             assert p.errors == [] and p.csp_violations() == [], (p.name, p.errors, p.csp_violations())
-        assert problems == []
+        assert problems == [], problems
         keep(out, ["02-start-phone", "02-start-desktop", "05-colour-choice-phone", "07-dobon-chance-desktop",
                    "07-dobon-chance-phone", "09-settlement-phone", "09-settlement-desktop"])
         for p in players:

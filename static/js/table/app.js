@@ -70,7 +70,7 @@ export class TableApp {
     const form = this.ui["start-form"];
     if (form) form.addEventListener("submit", (e) => { e.preventDefault(); this.startNextGame(); });
     document.addEventListener("keydown", (e) => this.key(e));
-    window.addEventListener("resize", () => fitHand(this.ui.hand));
+    window.addEventListener("resize", () => { fitHand(this.ui.hand); this.fitFelt(); });
   }
 
   // -- from the server ---------------------------------------------------------------------
@@ -161,9 +161,22 @@ export class TableApp {
     this.renderStatus();
     this.renderMe();
     if (this.ui["start-form"]) this.ui["start-form"].hidden = Boolean(view) || !this.ui.settlement.hidden;
-    if (this.panel) this.panel.render(this.room);
+    if (this.panel) this.panel.render(this.room, Boolean(this.state && this.state.status === "running"));
     this.restoreFocus(focus);
+    this.fitFelt();
     this.tick();
+  }
+
+  /** Give the felt whatever height is left once the hand, the clock and the buttons have
+   * theirs, so that everything you can use now is on the first screen. */
+  fitFelt() {
+    const header = document.querySelector(".site-header");
+    const parts = [header, this.table.querySelector(".tbar"), this.ui.me, this.ui.toast, this.ui.actions, this.ui.hand];
+    const used = parts.reduce((sum, el) => sum + (el && el.offsetHeight ? el.offsetHeight + 4 : 0), 0);
+    const room = window.innerHeight - used - 14;
+    // A settlement may use the whole screen; a running table looks best up to 470 px.
+    const cap = this.ui.settlement.hidden ? 470 : 900;
+    this.ui.felt.style.height = `${Math.max(190, Math.min(room, cap))}px`;
   }
 
   renderStatus() {
@@ -232,7 +245,8 @@ export class TableApp {
     clearTimeout(this.toastTimer);
     clearTimeout(this.toastHide);
     this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
-    this.toastHide = setTimeout(() => { toast.hidden = true; }, 4000);
+    this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    this.fitFelt();
   }
 
   // -- motion, sound and speech ----------------------------------------------------------------

@@ -67,6 +67,7 @@ export function cardElement(code, tag = "span") {
   const kind = isWild(code) ? (code === "W" ? "wild" : "wild4") : face === "F" ? "force" : isNumber(code) ? "num" : "act";
   el.className = `card c-${color || "W"} k-${kind}`;
   el.dataset.card = code;
+  if (face === "6" || face === "9") el.classList.add("underlined"); // 6 and 9 upside down
   const glyph = code === "W" ? "W" : code === "W+4" ? "+4" : GLYPH[face] || face;
   el.append(part("card-corner", glyph), part("card-pip", glyph), part("card-corner card-corner-end", glyph));
   el.append(part("card-mark", color ? T.colors[color] : "W"));

@@ -40,6 +40,13 @@ function place(offset, n) {
   return { x: 50 + 44 * Math.cos(angle), y: 48 + 40 * Math.sin(angle) };
 }
 
+/** Plates near the rim lean inwards, so that none hangs off the felt. */
+function position(li, at) {
+  li.style.left = `${at.x}%`;
+  li.style.top = `${at.y}%`;
+  li.dataset.edge = at.x < 25 ? "left" : at.x > 75 ? "right" : "middle";
+}
+
 function plate({ name, kind, count, online, acting, points, revealed, me }) {
   const li = el("li", `seat-plate${acting ? " acting" : ""}${me ? " seat-me" : ""}${online === false ? " offline" : ""}`);
   if (acting) li.append(ring());
@@ -90,9 +97,7 @@ export function renderSeats(app) {
       });
       li.dataset.seat = seat;
       if (seat === mine) continue; // you are the bar below the felt
-      const at = place(offset, n);
-      li.style.left = `${at.x}%`;
-      li.style.top = `${at.y}%`;
+      position(li, place(offset, n));
       plates.push(li);
     }
   } else if (room) {
@@ -106,9 +111,7 @@ export function renderSeats(app) {
         ? plate({ name: s.username, kind: s.kind, count: null, online: s.kind === "cpu" ? true : isOnline(s.username), points: s.points })
         : plate({ name: T.free, count: null });
       if (!s) li.classList.add("seat-empty");
-      const at = place(offset, n);
-      li.style.left = `${at.x}%`;
-      li.style.top = `${at.y}%`;
+      position(li, place(offset, n));
       plates.push(li);
     });
   }

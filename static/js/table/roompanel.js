@@ -22,9 +22,10 @@ export class RoomPanel {
     this.ids = new Map([...panel.querySelectorAll("[data-username]")].map((li) => [li.dataset.username, li.dataset.userId]));
   }
 
-  render(room) {
+  render(room, runningNow) {
     if (!room || !this.panel) return;
-    const running = Boolean(room.running_game);
+    // v2 says it in the room object; before that, the table's own status tells.
+    const running = room.running_game !== undefined ? Boolean(room.running_game) : runningNow;
     this.toggle("room-badge", running);
     this.toggle("settings-link", !running);
     this.toggle("settings-note", running);
