@@ -53,17 +53,30 @@ def start_fixed_game(
         if len(setup.hands) != len(seated):
             raise ValueError("one hand per seated member")
         engine = Engine.from_setup(
-            hands=setup.hands, first_card=setup.first_card, deck=setup.deck,
-            first_player=setup.first_player, rate=room.next_rate,
-            timeout=float(room.timeout_seconds), now=now, seed=setup.seed,
+            hands=setup.hands,
+            first_card=setup.first_card,
+            deck=setup.deck,
+            first_player=setup.first_player,
+            rate=room.next_rate,
+            timeout=float(room.timeout_seconds),
+            now=now,
+            seed=setup.seed,
         )
         game, seats = play.do_create_game(room, by, seated, engine)
         events = play._initial_events(engine)
         play.do_append_events(game, events)
         game.save(update_fields=["event_count"])
         change = play.TableChange(
-            room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
-            room_info=play.room_info(room), deadline=engine.next_deadline,
+            room.pk,
+            game.pk,
+            game.number,
+            game.version,
+            game.status,
+            engine,
+            events,
+            seats,
+            room_info=play.room_info(room),
+            deadline=engine.next_deadline,
         )
         transaction.on_commit(lambda: play.notify_change(change))
     return game

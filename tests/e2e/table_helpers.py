@@ -45,13 +45,22 @@ class Player:
         return list(self.page.evaluate("window.__csp || []"))
 
 
-def open_player(browser: Browser, port: int, user: Any | None, name: str, size: dict[str, int],
-                locale: str = "ja-JP") -> Player:
-    context = browser.new_context(viewport=size, locale=locale, has_touch=size is PHONE,
-                                  is_mobile=False)
+def open_player(
+    browser: Browser,
+    port: int,
+    user: Any | None,
+    name: str,
+    size: dict[str, int],
+    locale: str = "ja-JP",
+) -> Player:
+    context = browser.new_context(
+        viewport=size, locale=locale, has_touch=size is PHONE, is_mobile=False
+    )
     if user is not None:
         cookie_name, value = session_cookie(user).split("=", 1)
-        context.add_cookies([{"name": cookie_name, "value": value, "url": f"http://127.0.0.1:{port}"}])
+        context.add_cookies(
+            [{"name": cookie_name, "value": value, "url": f"http://127.0.0.1:{port}"}]
+        )
     policy = strict_csp(port)
 
     def add_policy(route: Route) -> None:
@@ -88,7 +97,7 @@ def outside_viewport(page: Page) -> list[str]:
             // still be on screen.
             if (r.left < 0 || r.top < 0 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || !r.width)
               bad.push(`${el.dataset.card || el.dataset.action || el.dataset.color || el.className}`
-                       + ` at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+                       + ` at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
           }
           return bad;
         }"""
@@ -100,8 +109,9 @@ def cards_in_dom(page: Page, codes: list[str]) -> list[str]:
     return page.evaluate(
         """(codes) => {
           const labels = window.dobonCardLabel || ((c) => c);
-          const text = document.body.innerText + ' ' + [...document.querySelectorAll('[aria-label]')]
-            .map((e) => e.getAttribute('aria-label')).join(' ');
+          const labelled = [...document.querySelectorAll('[aria-label]')];
+          const text = document.body.innerText + ' '
+            + labelled.map((e) => e.getAttribute('aria-label')).join(' ');
           return codes.filter((c) => document.querySelector(`[data-card="${CSS.escape(c)}"]`)
                                      || text.includes(labels(c)));
         }""",

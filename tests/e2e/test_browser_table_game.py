@@ -25,14 +25,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.django_db(tran
 NAMES = ("alice", "bob", "carol", "dave")
 # Seat 0 alice (owner, first player), 1 bob, 2 carol, 3 dave; top card R7.
 SETUP = FixedSetup(
-    hands=[["R5", "R5", "W", "Y9", "G4", "B5"], ["R+2", "Y3", "B1", "G7"],
-           ["G+2", "Y2", "B7"], ["Y3", "G6", "R2"]],
+    hands=[
+        ["R5", "R5", "W", "Y9", "G4", "B5"],
+        ["R+2", "Y3", "B1", "G7"],
+        ["G+2", "Y2", "B7"],
+        ["Y3", "G6", "R2"],
+    ],
     first_card="R7",
     deck=["B9", "G9", "R9", "Y8", "G1", "G2", "G3", "B2", "B3"],
 )
 # Cards held by one seat only and never played: their presence on another seat's page
 # would be a leak. Revealed when R9.5 / R10 / the settlement shows them.
-SECRETS = {0: ["G4", "B5"], 1: ["B1", "G7"], 2: ["Y2", "B7"], 3: ["G6", "R2", "B9", "G9", "R9", "Y8"]}
+SECRETS = {
+    0: ["G4", "B5"],
+    1: ["B1", "G7"],
+    2: ["Y2", "B7"],
+    3: ["G6", "R2", "B9", "G9", "R9", "Y8"],
+}
 DECK_ONLY = ["G1", "G2", "G3", "B2", "B3"]
 
 
@@ -50,8 +59,11 @@ def engine_of(room: Room) -> Engine:
 
 def wait_version(room: Room, players: list[Player], version: int) -> None:
     for p in players:
-        p.page.wait_for_function("(v) => window.dobonTable && window.dobonTable.state"
-                                 " && window.dobonTable.state.version >= v", arg=version)
+        p.page.wait_for_function(
+            "(v) => window.dobonTable && window.dobonTable.state"
+            " && window.dobonTable.state.version >= v",
+            arg=version,
+        )
 
 
 def check_table(players: list[Player], room: Room, engine: Engine) -> None:
@@ -59,9 +71,15 @@ def check_table(players: list[Player], room: Room, engine: Engine) -> None:
     view = engine.view(None)
     for seat, p in enumerate(players):
         hand = p.page.get_by_test_id("hand").locator("[data-card]")
-        assert sorted(hand.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(engine.hand(seat))
-        hidden = [c for other, cards in SECRETS.items() if other != seat and not view["revealed"][other]
-                  for c in cards]
+        assert sorted(hand.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(
+            engine.hand(seat)
+        )
+        hidden = [
+            c
+            for other, cards in SECRETS.items()
+            if other != seat and not view["revealed"][other]
+            for c in cards
+        ]
         assert cards_in_dom(p.page, hidden + DECK_ONLY) == [], p.name
         assert p.errors == [] and p.csp_violations() == [], (p.name, p.errors, p.csp_violations())
 
@@ -80,7 +98,9 @@ def act_and_sync(players, room, _label, action) -> Engine:
     return engine
 
 
-def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browser: Browser, four, settings):
+def test_four_players_play_a_whole_game_then_the_next_one(
+    tmp_path: Path, browser: Browser, four, settings
+):
     require_stack()
     settings.DOBON_TEST_SETUPS_ALLOWED = True
     settings.CELERY_BROKER_URL = ""  # this test process schedules nothing; daphne serves
@@ -91,7 +111,9 @@ def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browse
         port = running.daphne()
         url = f"http://127.0.0.1:{port}/rooms/{room.pk}/"
         sizes = [PHONE, PHONE, DESKTOP, DESKTOP]
-        players = [open_player(browser, port, u, n, s) for u, n, s in zip(users, NAMES, sizes, strict=True)]
+        players = [
+            open_player(browser, port, u, n, s) for u, n, s in zip(users, NAMES, sizes, strict=True)
+        ]
         alice, bob, carol, dave = players
         problems: list[str] = []
         for p in players:
@@ -103,7 +125,9 @@ def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browse
         start_fixed_game(room, users[0], SETUP)
         for p in players:
             p.page.reload()
-            expect(p.page.get_by_test_id("hand").locator("[data-card]")).to_have_count(len(SETUP.hands[NAMES.index(p.name)]))
+            expect(p.page.get_by_test_id("hand").locator("[data-card]")).to_have_count(
+                len(SETUP.hands[NAMES.index(p.name)])
+            )
             p.page.evaluate("window.__sameDocument = true")
         engine = engine_of(room)
         check_table(players, room, engine)
@@ -124,9 +148,16 @@ def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browse
         assert engine.top == "R5" and len(engine.hand(0)) == 4
 
         # R5.1 a stack: bob's R+2, carol's G+2 (one tap each: no twins), dave takes 4.
-        expect(carol.page.get_by_test_id("hand").locator("[data-card='G+2']")).to_have_attribute("data-playable", "false")
-        engine = act_and_sync(players, room, 2, bob.page.get_by_test_id("hand").locator("[data-card='R+2']").click)
-        engine = act_and_sync(players, room, 3, carol.page.get_by_test_id("hand").locator("[data-card='G+2']").click)
+        expect(carol.page.get_by_test_id("hand").locator("[data-card='G+2']")).to_have_attribute(
+            "data-playable", "false"
+        )
+        # A double tap plays once: the second tap finds the table waiting, not a refusal.
+        bob_r2 = bob.page.get_by_test_id("hand").locator("[data-card='R+2']")
+        engine = act_and_sync(players, room, 2, bob_r2.dblclick)
+        expect(bob.page.locator("[data-role=toast]")).to_be_hidden()
+        engine = act_and_sync(
+            players, room, 3, carol.page.get_by_test_id("hand").locator("[data-card='G+2']").click
+        )
         take = dave.page.get_by_test_id("actions").locator("[data-action=take]")
         expect(take).to_have_text("4枚引き取る")
         expect(dave.page.locator("[data-role=stack]")).to_have_text("ドロー累積 +4")
@@ -151,23 +182,33 @@ def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browse
         expect(bob.page.locator("[data-role=color]")).to_contain_text("黄")
 
         # R7 cut-in: bob plays Y3; dave holds the twin and plays it before carol acts.
-        engine = act_and_sync(players, room, 8, bob.page.get_by_test_id("hand").locator("[data-card=Y3]").click)
+        engine = act_and_sync(
+            players, room, 8, bob.page.get_by_test_id("hand").locator("[data-card=Y3]").click
+        )
         expect(dave.page.locator(".chance-cut_in")).to_be_visible()
         expect(carol.page.locator(".chance")).to_have_count(0)
         problems += shoot(dave, out, "06-cut-in")
-        engine = act_and_sync(players, room, 9, dave.page.get_by_test_id("hand").locator("[data-card=Y3]").click)
+        engine = act_and_sync(
+            players, room, 9, dave.page.get_by_test_id("hand").locator("[data-card=Y3]").click
+        )
         expect(bob.page.locator("[data-role=log]")).to_contain_text("daveがカットイン")
         assert engine.turn == 0
 
         # R9: alice plays Y9 (9); carol's hand is 9. Only carol is told (R9.3).
-        engine = act_and_sync(players, room, 10, alice.page.get_by_test_id("hand").locator("[data-card=Y9]").click)
-        expect(carol.page.locator(".chance-dobon")).to_contain_text("あなたの手札 9点 = 出されたカード 9点")
+        engine = act_and_sync(
+            players, room, 10, alice.page.get_by_test_id("hand").locator("[data-card=Y9]").click
+        )
+        expect(carol.page.locator(".chance-dobon")).to_contain_text(
+            "あなたの手札 9点 = 出されたカード 9点"
+        )
         for p in (alice, bob, dave):
             expect(p.page.locator(".chance")).to_have_count(0)
             expect(p.page.get_by_test_id("actions").locator("[data-action=dobon]")).to_have_count(0)
         problems += shoot(carol, out, "07-dobon-chance")
         carol.page.locator("body").click(position={"x": 5, "y": 300})
-        engine = act_and_sync(players, room, 11, lambda: carol.page.keyboard.press("b"))  # keyboard dobon
+        engine = act_and_sync(
+            players, room, 11, lambda: carol.page.keyboard.press("b")
+        )  # keyboard dobon
         assert engine.phase == "return_wait"
 
         # R10: alice's remaining G4 B5 = 9 = carol's 9: she returns the dobon.
@@ -178,7 +219,12 @@ def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browse
             expect(p.page.get_by_test_id("settlement")).to_be_visible()
             expect(p.page.get_by_test_id("settlement")).to_contain_text("carol → alice  78点")
         finished = Game.objects.get(room=room)
-        assert finished.status == Game.Status.FINISHED and finished.result["deltas"] == [78, 0, -78, 0]
+        assert finished.status == Game.Status.FINISHED and finished.result["deltas"] == [
+            78,
+            0,
+            -78,
+            0,
+        ]
         problems += shoot(alice, out, "09-settlement") + shoot(carol, out, "09-settlement-guest")
         for p in (bob, carol, dave):
             expect(p.page.get_by_test_id("next-game")).to_have_count(0)
@@ -197,9 +243,23 @@ def test_four_players_play_a_whole_game_then_the_next_one(tmp_path: Path, browse
         assert second.number == 2
         problems += shoot(bob, out, "11-next-game")
         for p in players:
-            assert p.errors == [] and p.csp_violations() == [], (p.name, p.errors, p.csp_violations())
+            assert p.errors == [] and p.csp_violations() == [], (
+                p.name,
+                p.errors,
+                p.csp_violations(),
+            )
         assert problems == [], problems
-        keep(out, ["02-start-phone", "02-start-desktop", "05-colour-choice-phone", "07-dobon-chance-desktop",
-                   "07-dobon-chance-phone", "09-settlement-phone", "09-settlement-desktop"])
+        keep(
+            out,
+            [
+                "02-start-phone",
+                "02-start-desktop",
+                "05-colour-choice-phone",
+                "07-dobon-chance-desktop",
+                "07-dobon-chance-phone",
+                "09-settlement-phone",
+                "09-settlement-desktop",
+            ],
+        )
         for p in players:
             p.page.context.close()

@@ -75,6 +75,7 @@ def test_two_players_play_through_the_browser_table(tmp_path, browser: Browser, 
             own = 1 if name == "bob" else 0
             cards = page.get_by_test_id("hand").locator(".card")
             expect(cards).to_have_count(len(after.hand(own)))
-            assert sorted(c.get_attribute("data-card") for c in cards.all()) == sorted(after.hand(own))
+            shown = sorted(c.get_attribute("data-card") for c in cards.all())
+            assert shown == sorted(after.hand(own))
         for page in pages.values():
             page.context.close()

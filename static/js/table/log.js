@@ -20,6 +20,7 @@ export function eventText(event, nameOf) {
 export function logEntry(event, nameOf) {
   const li = document.createElement("li");
   li.className = `log-${event.type}${MINOR.has(event.type) ? " log-minor" : ""}${event.to !== null && event.to !== undefined ? " log-private" : ""}`;
-  li.textContent = eventText(event, nameOf);
+  const text = eventText(event, nameOf);
+  li.textContent = text.charAt(0).toUpperCase() + text.slice(1); // "you played …" → "You played …"
   return li;
 }
