@@ -99,6 +99,7 @@ def outside_viewport(page: Page) -> list[str]:
               bad.push(`${el.dataset.card || el.dataset.action || el.dataset.color || el.className}`
                        + ` at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
           }
+          if (document.documentElement.scrollWidth > vw) bad.push('the page scrolls sideways');
           return bad;
         }"""
     )

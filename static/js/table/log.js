@@ -21,6 +21,7 @@ export function logEntry(event, nameOf) {
   const li = document.createElement("li");
   li.className = `log-${event.type}${MINOR.has(event.type) ? " log-minor" : ""}${event.to !== null && event.to !== undefined ? " log-private" : ""}`;
   const text = eventText(event, nameOf);
-  li.textContent = text.charAt(0).toUpperCase() + text.slice(1); // "you played …" → "You played …"
+  // "you played …" → "You played …"; a username keeps its own spelling.
+  li.textContent = text.startsWith(T.you) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
   return li;
 }
