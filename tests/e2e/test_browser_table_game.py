@@ -228,6 +228,11 @@ def test_four_players_play_a_whole_game_then_the_next_one(
         problems += shoot(alice, out, "09-settlement") + shoot(carol, out, "09-settlement-guest")
         for p in (bob, carol, dave):
             expect(p.page.get_by_test_id("next-game")).to_have_count(0)
+        # The live room panel: no "game on" badge any more, the new standings.
+        expect(alice.page.locator("[data-role=room-badge]")).to_be_hidden()
+        standings = bob.page.locator("[data-role=room-standings] tbody tr")
+        expect(standings.first).to_contain_text("alice")
+        expect(standings.first).to_contain_text("78")
         alice.page.locator(".tool[data-role=help-open]").click()
         expect(alice.page.locator("[data-role=help]")).to_be_visible()
         shoot(alice, out, "10-help")
@@ -239,6 +244,7 @@ def test_four_players_play_a_whole_game_then_the_next_one(
             expect(p.page.get_by_test_id("hand").locator("[data-card]")).to_have_count(7)
             expect(p.page.get_by_test_id("settlement")).to_be_hidden()
             assert p.page.evaluate("window.__sameDocument === true"), f"{p.name} reloaded"
+        expect(carol.page.locator("[data-role=room-badge]")).to_be_visible()
         second = Game.objects.get(room=room, status=Game.Status.RUNNING)
         assert second.number == 2
         problems += shoot(bob, out, "11-next-game")

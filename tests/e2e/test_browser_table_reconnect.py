@@ -46,6 +46,9 @@ def test_reconnect_presence_refusals_and_the_english_log(
         for p in (a, b):
             p.page.goto(url)
             expect(p.page.get_by_test_id("hand").locator("[data-card]")).to_have_count(3)
+        # Mid-game the panel offers no seat moves to the seated, and says why.
+        expect(a.page.locator("[data-testid^=take-seat-]")).to_have_count(0)
+        expect(a.page.locator("[data-role=seats-note]")).to_be_visible()
         bob_plate = a.page.locator(".seat-plate[data-seat='1'] .presence")
         expect(bob_plate).to_have_class("presence on")
 

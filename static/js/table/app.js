@@ -38,7 +38,7 @@ export class TableApp {
     this.resuming = false;
     this.sound = new Sound();
     const panel = document.getElementById("room-panel");
-    this.panel = panel ? new RoomPanel(panel, { me: this.me, isOwner: this.isOwner }) : null;
+    this.panel = panel ? new RoomPanel(panel) : null;
     this.socket = new TableSocket(root.dataset.wsUrl, {
       onMessage: (m) => this.receive(m),
       onStatus: (s) => this.connection(s),
@@ -430,17 +430,17 @@ export class TableApp {
     if (!key || this.table.contains(document.activeElement)) return;
     if (key.selector) {
       const same = this.table.querySelector(key.selector);
-      if (same && !same.hidden && !same.disabled) { same.focus(); return; }
+      if (same && !same.hidden && !same.disabled) { same.focus({ preventScroll: true }); return; }
     }
     const hand = [...this.ui.hand.querySelectorAll("[data-card]")];
     if (key.card) {
       // The same card if it is still there, else its neighbour: keyboard players keep their place.
       const same = hand.find((c) => c.dataset.card === key.card);
       const target = same || hand[Math.min(key.hand, hand.length - 1)];
-      if (target) { target.focus(); return; }
+      if (target) { target.focus({ preventScroll: true }); return; }
     }
     const first = this.ui.actions.querySelector("button:not([disabled])") || hand[0];
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
     if (this.table.contains(document.activeElement)) this.savedFocus = null;
   }
 }

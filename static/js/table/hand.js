@@ -50,6 +50,8 @@ export function renderHand(app, view) {
       el.classList.add("dim");
       el.title = reasonFor(code, view, view.seat);
       el.setAttribute("aria-description", el.title);
+      // A long press (the context menu on touch screens) tells the reason too.
+      el.addEventListener("contextmenu", (e) => { e.preventDefault(); app.toast(el.title); });
     } else if (cutIn && view.turn !== view.seat) {
       el.classList.add("cutin");
     }
