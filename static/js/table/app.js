@@ -1,6 +1,6 @@
-// The table's store and conductor: applies `state` frames (protocol v2, with the v1
-// separate `event` frames still understood) to one in-memory table, renders from that
-// state, animates from the events, and turns taps and keys into actions.
+// The table's store and conductor: applies `state` frames (protocol v2, docs/protocol.md)
+// to one in-memory table, renders from that state, animates from the events the frame
+// carries, and turns taps and keys into actions.
 
 import { cardBack, cardElement } from "./cards.js";
 import { renderCenter, renderSeats, setRing } from "./felt.js";
@@ -34,7 +34,6 @@ export class TableApp {
     this.sortedHand = [];
     this.pending = false;
     this.starting = false;
-    this.v1Events = [];
     this.resuming = false;
     this.sound = new Sound();
     const panel = document.getElementById("room-panel");
@@ -85,7 +84,6 @@ export class TableApp {
 
   receive(message) {
     if (message.type === "state") this.applyState(message);
-    else if (message.type === "event") this.v1Event(message);
     else if (message.type === "presence") {
       this.online = new Set(message.online);
       renderSeats(this);
@@ -93,13 +91,6 @@ export class TableApp {
       this.room = message.room;
       this.render();
     } else if (message.type === "error") this.refused(message);
-  }
-
-  /** Protocol v1: events came as their own frames before the state of that version. */
-  v1Event(message) {
-    const known = this.state && message.game === this.state.game && this.state.version !== null;
-    if (known && message.version > this.state.version + 1) this.socket.resume();
-    this.v1Events.push(message);
   }
 
   applyState(message) {
@@ -115,11 +106,7 @@ export class TableApp {
       return;
     }
     this.resuming = false;
-    let events = message.events || [];
-    if (!message.events) {
-      events = this.v1Events.filter((m) => m.game === message.game && m.version <= message.version).map((m) => m.event);
-    }
-    this.v1Events = this.v1Events.filter((m) => m.game === message.game && m.version > message.version);
+    const events = message.events || [];
     if (!sameGame) this.selected = [];
     this.offset = message.server_time - Date.now() / 1000;
     this.state = message;

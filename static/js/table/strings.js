@@ -167,6 +167,7 @@ const en = {
   yourHand: "Your hand", table: "Table", pile: "Pile", topCard: (c) => `Top card: ${c}`,
 };
 
-const lang = (document.documentElement.lang || "ja").slice(0, 2);
+// (No document under Node, where the unit tests in tests/js/ import these modules.)
+const lang = ((typeof document !== "undefined" && document.documentElement.lang) || "ja").slice(0, 2);
 export const T = lang === "en" ? en : ja;
 export const LANG = lang === "en" ? "en" : "ja";
