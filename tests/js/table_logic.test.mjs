@@ -24,13 +24,17 @@ test("the hand sorts by colour, then number or symbol, wilds last", () => {
 
 const view = (extra) => ({ phase: "turn", turn: 0, seat: 0, pending_draw: 0, top: "R7", hand: [], ...extra });
 
-test("a card with a twin is selected first; a lone playable card plays at once", () => {
+test("a card with a twin is selected first, played by a second tap; a lone card plays at once", () => {
   const legal = [{ type: "play", cards: ["R5"] }, { type: "play", cards: ["R5", "R5"] }, { type: "play", cards: ["W"] }];
   const app = { state: { view: view({ hand: ["R5", "R5", "W"], legal_actions: legal }) }, sortedHand: ["R5", "R5", "W"], selected: [] };
   assert.deepEqual(tapResult(app, 0), { select: [0] });
   assert.deepEqual(tapResult(app, 2), { action: { type: "play", cards: ["W"] } });
   app.selected = [0];
   assert.deepEqual(tapResult(app, 1), { select: [0, 1] });
+  assert.deepEqual(tapResult(app, 0), { action: { type: "play", cards: ["R5"] } });
+  app.selected = [0, 1];
+  assert.deepEqual(tapResult(app, 1), { action: { type: "play", cards: ["R5", "R5"] } });
+  assert.deepEqual(tapResult(app, 2), { action: { type: "play", cards: ["W"] } }); // not a twin: fresh tap
   assert.deepEqual(matchingPlay(legal, ["R5", "R5"]), { type: "play", cards: ["R5", "R5"] });
   assert.equal(matchingPlay(legal, ["R5", "W"]), null);
 });

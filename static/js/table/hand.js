@@ -79,15 +79,19 @@ export function fitHand(box) {
   box.style.setProperty("--step", `${Math.max(step, width * 0.5)}px`);
 }
 
-/** What a tap on card `index` does: play it, or select it when a multi-play is possible. */
+/** What a tap on card `index` does. A lone playable card plays at once. A card that
+ * could go down with a twin (R2.2) is selected first; tapping its twins adds them, and
+ * tapping a selected card again plays the selection (as does the play button). */
 export function tapResult(app, index) {
   const view = app.state.view;
   const code = app.sortedHand[index];
   const legal = view.legal_actions || [];
-  if (app.selected.length) {
-    const next = app.selected.includes(index) ? app.selected.filter((i) => i !== index) : [...app.selected, index];
-    return { select: next };
+  const chosen = app.selected.map((i) => app.sortedHand[i]);
+  if (app.selected.includes(index)) {
+    const play = matchingPlay(legal, chosen);
+    return play ? { action: play } : { select: app.selected.filter((i) => i !== index) };
   }
+  if (chosen.length && identical(chosen[0], code)) return { select: [...app.selected, index] };
   const single = matchingPlay(legal, [code]);
   const multi = legal.some((a) => a.type === "play" && a.cards.length > 1 && a.cards.some((c) => identical(c, code)));
   if (multi) return { select: [index] };
