@@ -154,7 +154,8 @@ class Processes:
 
     def daphne(self) -> int:
         port = free_port()
-        self.start(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+        self.start(f"daphne-{port}", [str(BIN / "python"), "-m", "dobon_site.server",
+                                      "-b", "127.0.0.1", "-p", str(port),
                                       "dobon_site.asgi:application"])
         wait_port(port)
         return port

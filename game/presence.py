@@ -200,16 +200,17 @@ class Registry:
     async def refresh_once(self, send_presence: PresenceSender) -> set[int]:
         """Keep live local sockets, drop dead ones, purge expired entries of the rooms
         this process serves and push presence where it shrank. Returns those rooms."""
-        live = []
+        live, vanished = [], set()
         for channel, (entry, owner) in list(self.local.items()):
             if owner() is None:  # the consumer vanished without a disconnect
                 del self.local[channel]
                 await self.store.forget(entry)
+                vanished.add(entry.room_id)
             else:
                 live.append(entry)
         now = self.clock()
         await self.store.refresh(live, now, self.ttl)
-        changed = await self.store.purge({e.room_id for e in live}, now)
+        changed = vanished | await self.store.purge({e.room_id for e in live}, now)
         for room_id in sorted(changed):
             await send_presence(room_id, await self.store.online(room_id, now))
         return changed
