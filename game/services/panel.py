@@ -16,14 +16,35 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
+from django.utils import translation
 
-from game.models import Game, GamePlayer, Membership, Room
+from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
 
 log = logging.getLogger(__name__)
 
 HUMAN = "human"
+CPU = "cpu"
+
+
+def kind_of(cpu_level: str | None) -> tuple[str, str | None]:
+    """A seat's (kind, level): ("cpu", level) for a CPU player, ("human", None) else."""
+    return (CPU, cpu_level) if cpu_level is not None else (HUMAN, None)
+
+
+def cpu_name(level: str, seat_index: int) -> str:
+    """A CPU seat's name in the data every client shares: the site's language."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return cpu_display_name(level, seat_index)
+
+
+def member_name(membership: Membership) -> str:
+    """The name clients are sent: the username, or the CPU's name."""
+    if membership.cpu_level is not None:
+        return cpu_name(membership.cpu_level, membership.seat_index)
+    return membership.user.username if membership.user is not None else ""
 
 
 def room_group(room_id: int) -> str:
@@ -39,33 +60,48 @@ def game_url(game_id: int) -> str:
 def member_dict(membership: Membership) -> dict[str, Any]:
     """A room seat as the panel shows it. The one place a seated member's kind is said
     (CPU seats add `kind: "cpu"` and `level` here)."""
-    return {
+    kind, level = kind_of(membership.cpu_level)
+    seat: dict[str, Any] = {
         "index": membership.seat_index,
-        "username": membership.user.username,
-        "kind": HUMAN,
+        "username": member_name(membership),
+        "kind": kind,
         "points": membership.points,
     }
+    if level is not None:
+        seat["level"] = level
+    return seat
 
 
 def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
-    """The seated members by points (best first), with how many games each played here."""
-    played = dict(
-        GamePlayer.objects.filter(game__room=room, user_id__in=[m.user_id for m in members])
-        .values("user_id")
+    """The seated members by points (best first), with how many games each played here.
+    A CPU's games are those of a CPU of its level on its room seat."""
+    people = [m.user_id for m in members if m.user_id is not None]
+    cpu_seats = [m.seat_index for m in members if m.cpu_level is not None]
+    played = {
+        (user_id, index if user_id is None else None, level): n
+        for user_id, index, level, n in GamePlayer.objects.filter(game__room=room)
+        .filter(Q(user_id__in=people) | Q(cpu_level__isnull=False, room_seat_index__in=cpu_seats))
+        .values("user_id", "room_seat_index", "cpu_level")
         .annotate(n=Count("id"))
-        .values_list("user_id", "n")
-    )
+        .values_list("user_id", "room_seat_index", "cpu_level", "n")
+    }
     rows = [
         {
-            "username": m.user.username,
-            "kind": member_dict(m)["kind"],
+            "username": member_name(m),
+            "kind": kind_of(m.cpu_level)[0],
             "points": m.points,
-            "games": played.get(m.user_id, 0),
+            "games": played.get(_standing_key(m), 0),
             "seated": True,
         }
         for m in members
     ]
     return sorted(rows, key=lambda r: (-r["points"], r["username"]))
+
+
+def _standing_key(m: Membership) -> tuple[int | None, int | None, str | None]:
+    if m.cpu_level is not None:
+        return (None, m.seat_index, m.cpu_level)
+    return (m.user_id, None, None)
 
 
 def _last_result(game: Game | None) -> dict[str, Any] | None:
