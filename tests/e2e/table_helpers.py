@@ -4,6 +4,7 @@ viewport and hidden-card checks, and screenshots at both sizes."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -135,6 +136,10 @@ def shoot(player: Player, out: Path, name: str) -> list[str]:
 
 
 def keep(out: Path, names: list[str]) -> None:
+    """Copy chosen screenshots to docs/screenshots/ when DOBON_KEEP_SCREENSHOTS=1 (so an
+    ordinary test run leaves the checkout alone)."""
+    if os.environ.get("DOBON_KEEP_SCREENSHOTS") != "1":
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for name in names:
         shutil.copy(out / f"{name}.png", SCREENSHOTS / f"{name}.png")
