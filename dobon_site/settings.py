@@ -294,3 +294,7 @@ LOGGING = {
     # django-axes logs every login at INFO; lockouts (WARNING) are what an operator needs.
     "loggers": {"daphne": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
+
+# Tests only: lets game.services.fixed_setups start a game from a fixed deck. Never read
+# from the environment, so no deployment can switch it on; tests set it themselves.
+DOBON_TEST_SETUPS_ALLOWED = False

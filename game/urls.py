@@ -21,6 +21,7 @@ urlpatterns: list[URLPattern] = [
         name="transfer_ownership",
     ),
     path("rooms/<int:room_id>/invite/rotate/", views.rotate_invite, name="rotate_invite"),
+    path("how-to-play/", views.how_to_play, name="how_to_play"),
     path("rooms/<int:room_id>/cpu/", views_cpu.add_cpu, name="add_cpu"),
     path(
         "rooms/<int:room_id>/cpu/<int:seat_index>/remove/",

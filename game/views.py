@@ -61,8 +61,10 @@ def _member(room: Room, user_id: int) -> Membership | None:
     return room.memberships.select_related("user").filter(user_id=user_id).first()
 
 
-@login_required
 def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby for signed-in people; a landing page that explains the game otherwise."""
+    if not request.user.is_authenticated:
+        return render(request, "game/landing.html")
     mine = rooms.rooms_of(request.user)
     others = rooms.public_rooms().exclude(pk__in=mine.values("pk"))
     page = Paginator(
@@ -110,6 +112,8 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "running_game": running_game,
         "invite_url": request.build_absolute_uri(invite_url) if mine or is_owner else "",
         "start_url": _start_url(room) if is_owner and running_game is None else "",
+        # The table's "next game" button posts here after a game ends, without a reload.
+        "owner_start_url": _start_url(room) if is_owner else "",
         "can_change_cpu": is_owner and running_game is None,
         "cpu_levels": CpuLevel.choices,
         "ws_url": f"/ws/rooms/{room.pk}/",
@@ -305,3 +309,8 @@ def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
             _("You are invited to “%(name)s”. Pick a free seat to join.") % {"name": room.name},
         )
     return redirect(room)
+
+
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """The rules as a player needs them (RULES.md), in the page's language."""
+    return render(request, "game/how_to_play.html")

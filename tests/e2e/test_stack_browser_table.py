@@ -59,7 +59,9 @@ def test_two_players_play_through_the_browser_table(tmp_path, browser: Browser, 
         waiting = "alice" if on_turn == "bob" else "bob"
         expect(pages[waiting].get_by_test_id("actions").locator("button")).to_have_count(0)
         buttons = pages[on_turn].get_by_test_id("actions").locator("button")
-        draw = buttons.filter(has_text=re.compile("^(引く|色: 赤)$"))
+        # The first action offered: the optional draw, a first-card stack to take, or red
+        # when a first-card W asks.
+        draw = buttons.filter(has_text=re.compile(r"^(1枚引く|\d+枚引き取る|赤)$"))
         expect(draw).to_have_count(1)
         draw.click()
         after = Engine.from_dict(committed_after(game, version=0).state)
@@ -67,11 +69,13 @@ def test_two_players_play_through_the_browser_table(tmp_path, browser: Browser, 
         expect(pages[waiting].locator("[data-role=players]")).to_contain_text(
             f"{len(after.hand(seat))}枚"
         )
-        # Each page shows exactly its own seat's cards, whatever the other holds.
+        # Each page shows exactly its own seat's cards (sorted by colour, then number),
+        # whatever the other holds.
         for name, page in pages.items():
             own = 1 if name == "bob" else 0
             cards = page.get_by_test_id("hand").locator(".card")
             expect(cards).to_have_count(len(after.hand(own)))
-            assert [c.get_attribute("data-card") for c in cards.all()] == after.hand(own)
+            shown = sorted(c.get_attribute("data-card") for c in cards.all())
+            assert shown == sorted(after.hand(own))
         for page in pages.values():
             page.context.close()

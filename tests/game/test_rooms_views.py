@@ -73,7 +73,6 @@ def test_anonymous_visitor_is_sent_to_log_in(client, room):
     for url in (
         _url("room", room),
         _url("room_settings", room),
-        reverse("game:lobby"),
         reverse("game:join", args=[room.invite_code]),
     ):
         response = client.get(url)

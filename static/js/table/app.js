@@ -1,0 +1,433 @@
+// The table's store and conductor: applies `state` frames (protocol v2, docs/protocol.md)
+// to one in-memory table, renders from that state, animates from the events the frame
+// carries, and turns taps and keys into actions.
+
+import { cardBack, cardElement } from "./cards.js";
+import { renderCenter, renderSeats, setRing } from "./felt.js";
+import { fitHand, renderActions, renderHand, tapResult } from "./hand.js";
+import { logEntry } from "./log.js";
+import { fly, pulse } from "./motion.js";
+import { RoomPanel } from "./roompanel.js";
+import { renderSettlement } from "./settlement.js";
+import { TableSocket } from "./socket.js";
+import { Sound, vibrate } from "./sound.js";
+import { T } from "./strings.js";
+
+const KEYS = { d: "draw", t: "take", p: "pass", b: "dobon", r: "return", n: "decline", e: "play" };
+const COLOR_KEYS = { 1: "R", 2: "B", 3: "G", 4: "Y" };
+const LOG_LIMIT = 60;
+const PENDING_MS = 4000;
+
+export class TableApp {
+  constructor(root) {
+    this.root = root;
+    this.table = root.querySelector("[data-testid=live-table]");
+    this.ui = Object.fromEntries([...root.querySelectorAll("[data-role]")].map((el) => [el.dataset.role, el]));
+    this.me = root.dataset.me;
+    this.isOwner = root.dataset.owner === "true";
+    this.startUrl = root.dataset.startUrl || "";
+    this.state = null;
+    this.room = null;
+    this.online = null;
+    this.offset = 0;
+    this.selected = [];
+    this.sortedHand = [];
+    this.pending = false;
+    this.starting = false;
+    this.resuming = false;
+    this.sound = new Sound();
+    const panel = document.getElementById("room-panel");
+    this.panel = panel ? new RoomPanel(panel) : null;
+    this.socket = new TableSocket(root.dataset.wsUrl, {
+      onMessage: (m) => this.receive(m),
+      onStatus: (s) => this.connection(s),
+      position: () => (this.state && this.state.game ? { game: this.state.game, version: this.state.version } : null),
+    });
+    this.wire();
+    setInterval(() => this.tick(), 100);
+  }
+
+  start() { this.socket.connect(); }
+
+  // -- wiring -------------------------------------------------------------------------------
+
+  wire() {
+    this.ui["sound-toggle"].addEventListener("click", () => this.toggleSound());
+    this.ui["help-open"].addEventListener("click", () => this.openHelp());
+    this.ui["help-close"].addEventListener("click", () => this.closeHelp());
+    this.ui.help.addEventListener("click", (e) => { if (e.target === this.ui.help) this.closeHelp(); });
+    this.ui["help-keys"].replaceChildren(...T.keys.flatMap(([k, text]) => {
+      const dt = document.createElement("dt");
+      const kbd = document.createElement("kbd");
+      kbd.textContent = k;
+      dt.append(kbd);
+      const dd = document.createElement("dd");
+      dd.textContent = text;
+      return [dt, dd];
+    }));
+    this.showSound();
+    const form = this.ui["start-form"];
+    if (form) form.addEventListener("submit", (e) => { e.preventDefault(); this.startNextGame(); });
+    document.addEventListener("keydown", (e) => this.key(e));
+    window.addEventListener("resize", () => { fitHand(this.ui.hand); this.fitFelt(); });
+  }
+
+  // -- from the server ---------------------------------------------------------------------
+
+  connection(status) {
+    this.connStatus = status;
+    const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "" }[status];
+    this.ui.conn.textContent = text !== undefined ? text : T[status] || T.closed;
+    this.table.classList.toggle("is-offline", status !== "open");
+    if (status === "open") this.renderStatus();
+  }
+
+  receive(message) {
+    if (message.type === "state") this.applyState(message);
+    else if (message.type === "presence") {
+      this.online = new Set(message.online);
+      renderSeats(this);
+    } else if (message.type === "room") {
+      this.room = message.room;
+      this.render();
+    } else if (message.type === "error") this.refused(message);
+  }
+
+  applyState(message) {
+    const old = this.state;
+    const sameGame = old && message.game !== null && old.game === message.game;
+    if (sameGame && message.version < old.version) return; // an old frame, overtaken
+    if (sameGame && message.from_version !== undefined && message.from_version > old.version) {
+      // A gap: fetch the missing events and the table with them (one sync at a time).
+      if (!this.resuming) {
+        this.resuming = true;
+        this.socket.resume();
+      }
+      return;
+    }
+    this.resuming = false;
+    const events = message.events || [];
+    if (!sameGame) this.selected = [];
+    this.offset = message.server_time - Date.now() / 1000;
+    this.state = message;
+    if (message.room) this.room = message.room;
+    this.pending = false;
+    clearTimeout(this.pendingTimer);
+    this.keepSelection();
+    for (const event of events) this.log(event);
+    const finished = events.find((e) => e.type === "finished");
+    if (finished) this.finishedHands = { game: message.game, hands: finished.hands };
+    this.render();
+    this.animate(events, events.length <= 4);
+    this.announce(old, message, events);
+  }
+
+  refused(message) {
+    this.pending = false;
+    clearTimeout(this.pendingTimer);
+    this.toast(`${T.refused}${message.message || message.code}`);
+    this.render();
+  }
+
+  // -- rendering ------------------------------------------------------------------------------
+
+  render() {
+    let focus = this.focusKey();
+    if (focus) this.savedFocus = focus;
+    else if (document.activeElement === document.body) focus = this.savedFocus;
+    const view = this.state && this.state.view;
+    const playing = view && view.seat !== null && view.seat !== undefined;
+    const phase = !view ? "waiting" : view.phase === "finished" ? "finished" : playing ? "playing" : "watching";
+    this.table.dataset.phase = phase;
+    this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
+    renderSeats(this);
+    renderCenter(this);
+    renderHand(this, view);
+    renderActions(this, view);
+    renderSettlement(this);
+    this.renderStatus();
+    this.renderMe();
+    if (this.ui["start-form"]) this.ui["start-form"].hidden = Boolean(view) || !this.ui.settlement.hidden;
+    if (this.panel) this.panel.render(this.room, Boolean(this.state && this.state.status === "running"));
+    this.restoreFocus(focus);
+    this.fitFelt();
+    this.tick();
+  }
+
+  /** Give the felt whatever height is left once the hand, the clock and the buttons have
+   * theirs, so that everything you can use now is on the first screen. */
+  fitFelt() {
+    const header = document.querySelector(".site-header");
+    const parts = [header, this.table.querySelector(".tbar"), this.ui.me, this.ui.toast, this.ui.actions, this.ui.hand];
+    const used = parts.reduce((sum, el) => sum + (el && el.offsetHeight ? el.offsetHeight + 4 : 0), 0);
+    const room = window.innerHeight - used - 14;
+    // A settlement may use the whole screen; a running table looks best up to 470 px.
+    const cap = this.ui.settlement.hidden ? 470 : 900;
+    this.ui.felt.style.height = `${Math.max(190, Math.min(room, cap))}px`;
+  }
+
+  renderStatus() {
+    const view = this.state && this.state.view;
+    let text = "";
+    if (!this.state) text = T.connecting;
+    else if (!view) text = this.state.status === "aborted" ? T.aborted : this.ui.settlement.hidden ? T.waiting : "";
+    else if (view.phase === "finished") text = T.finished;
+    else if (view.seat === null || view.seat === undefined) text = T.watching;
+    this.ui.status.textContent = text;
+    this.ui.status.hidden = !text;
+  }
+
+  renderMe() {
+    const view = this.state && this.state.view;
+    const mine = view && view.seat !== null && view.seat !== undefined ? view.seat : null;
+    const name = (seat) => this.playerName(seat);
+    this.ui["me-name"].textContent = mine !== null ? `${this.me} · ${T.cards(view.hand.length)}` : this.me;
+    let turn = "";
+    if (view && view.phase !== "finished") {
+      if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
+      else if (view.turn !== null && view.turn !== undefined) turn = view.turn === mine ? T.yourTurn : T.theirTurn(name(view.turn));
+    }
+    this.ui.turn.textContent = turn;
+    this.ui.me.classList.toggle("my-turn", Boolean(view) && mine !== null && (view.turn === mine || view.chooser === mine));
+  }
+
+  playerName(seat) {
+    const p = this.state && (this.state.players || []).find((x) => x.seat === seat);
+    if (!p) return `#${seat + 1}`;
+    return p.username === this.me ? T.you : p.username;
+  }
+
+  tick() {
+    const view = this.state && this.state.view;
+    const clock = this.ui.clock;
+    const now = Date.now() / 1000 + this.offset;
+    if (!view || view.phase === "finished" || !this.state.deadline) {
+      clock.textContent = "";
+      clock.hidden = true;
+    } else {
+      const left = Math.max(0, this.state.deadline - now);
+      clock.hidden = false;
+      clock.textContent = `${left.toFixed(1)}${T.seconds}`;
+      clock.classList.toggle("low", left < 3);
+      const bar = this.ui.actions.querySelector("[data-role=chance-bar]");
+      if (bar) bar.style.transform = `scaleX(${Math.min(1, left / (view.timeout || 10))})`;
+    }
+    if (view && view.turn_deadline) {
+      const fraction = (view.turn_deadline - now) / (view.timeout || 10);
+      for (const plate of this.ui.players.querySelectorAll(".seat-plate.acting")) setRing(plate, fraction);
+    }
+  }
+
+  log(event) {
+    const entry = logEntry(event, (seat) => this.playerName(seat));
+    this.ui.log.prepend(entry);
+    while (this.ui.log.children.length > LOG_LIMIT) this.ui.log.lastChild.remove();
+  }
+
+  toast(text) {
+    const toast = this.ui.toast;
+    toast.textContent = text;
+    toast.hidden = false;
+    toast.classList.remove("fade");
+    clearTimeout(this.toastTimer);
+    clearTimeout(this.toastHide);
+    this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
+    this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    this.fitFelt();
+  }
+
+  // -- motion, sound and speech ----------------------------------------------------------------
+
+  seatElement(seat) {
+    const view = this.state.view;
+    if (view && seat === view.seat) return this.ui.hand;
+    return this.ui.players.querySelector(`.seat-plate[data-seat="${seat}"]`);
+  }
+
+  animate(events, live) {
+    if (!live) return;
+    for (const e of events) {
+      if (e.type === "play") {
+        fly(cardElement(e.cards[e.cards.length - 1]), this.seatElement(e.seat), this.ui.pile);
+        this.sound.play(e.cut_in ? "cutin" : "play");
+        if (e.cut_in) pulse(this.ui.pile, "shake");
+        const face = e.cards[0].slice(1);
+        if (face === "R") pulse(this.ui.direction, "spin");
+        if (face === "+2" || e.cards[0] === "W+4" || face === "S") pulse(this.ui.stack.hidden ? this.ui.pile : this.ui.stack);
+      } else if (e.type === "draw" || e.type === "take") {
+        fly(cardBack(), this.ui.deck, this.seatElement(e.seat));
+        this.sound.play("draw");
+      } else if (e.type === "dobon" || e.type === "return") {
+        pulse(this.ui.felt, "flash");
+        this.sound.play("dobon");
+      } else if (e.type === "chance" && (e.kinds.includes("dobon") || e.kinds.includes("return"))) {
+        this.sound.play("chance");
+        vibrate([120, 60, 120]);
+      } else if (e.type === "finished") {
+        this.sound.play("end");
+      }
+    }
+  }
+
+  announce(old, message, events) {
+    const view = message.view;
+    if (!view) return;
+    const said = (region, text) => { if (text) this.ui[region].textContent = text; };
+    const wasTurn = old && old.view ? `${old.view.turn}/${old.view.chooser}` : null;
+    const nowTurn = `${view.turn}/${view.chooser}`;
+    if (wasTurn !== nowTurn) {
+      said("announce", this.ui.turn.textContent);
+      if (view.turn === view.seat && view.seat !== null && this.ui.turn.textContent) this.sound.play("turn");
+    }
+    const chance = events.find((e) => e.type === "chance");
+    if (chance) said("alert", T.announceChance(chance.kinds.map((k) => T.chanceKinds[k]).join("・")));
+  }
+
+  // -- acting ----------------------------------------------------------------------------------
+
+  act(action) {
+    if (this.pending) return;
+    if (!this.socket.send({ type: "action", action })) {
+      this.toast(T.reconnecting);
+      return;
+    }
+    // Until the next state: no second click, so no confusing refusal for a double tap.
+    this.pending = true;
+    this.selected = [];
+    this.pendingTimer = setTimeout(() => { this.pending = false; this.render(); }, PENDING_MS);
+    this.render();
+  }
+
+  tapCard(index) {
+    if (this.pending || !this.state || !this.state.view) return;
+    const result = tapResult(this, index);
+    if (result.action) this.act(result.action);
+    else if (result.select) {
+      this.selected = result.select;
+      this.render();
+    } else if (result.refuse) this.toast(result.refuse);
+  }
+
+  clearSelection() {
+    this.selected = [];
+    this.render();
+  }
+
+  keepSelection() {
+    // A state change may remove selected cards; the selection is kept only while the
+    // same cards are still there and may still be played.
+    const hand = this.state.view && this.state.view.hand;
+    if (!hand || !(this.state.view.legal_actions || []).some((a) => a.type === "play")) this.selected = [];
+    else this.selected = this.selected.filter((i) => i < hand.length);
+  }
+
+  async startNextGame() {
+    if (!this.startUrl || this.starting) return;
+    const token = (document.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
+    this.starting = true;
+    this.render();
+    try {
+      const body = new FormData();
+      body.append("csrfmiddlewaretoken", token);
+      const response = await fetch(this.startUrl, { method: "POST", body, credentials: "same-origin" });
+      // The view answers with the room page; its message list says what went wrong.
+      const html = await response.text();
+      const error = new DOMParser().parseFromString(html, "text/html").querySelector(".message-error");
+      if (!response.ok || error) this.toast(`${T.startFailed}: ${error ? error.textContent.trim() : response.status}`);
+    } catch {
+      this.toast(T.startFailed);
+    } finally {
+      this.starting = false;
+      this.render();
+    }
+    // The new game arrives over the socket like every other change.
+  }
+
+  toggleSound() {
+    this.sound.toggle();
+    this.showSound();
+  }
+
+  showSound() {
+    const b = this.ui["sound-toggle"];
+    b.setAttribute("aria-pressed", String(this.sound.enabled));
+    b.title = this.sound.enabled ? T.soundOn : T.soundOff;
+    b.classList.toggle("muted-sound", !this.sound.enabled);
+  }
+
+  // -- keyboard and focus -----------------------------------------------------------------------
+
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target.tagName || "").toLowerCase();
+    if (["input", "textarea", "select"].includes(tag)) return;
+    if (!this.ui.help.hidden) {
+      if (e.key === "Escape" || e.key === "?") { e.preventDefault(); this.closeHelp(); }
+      return;
+    }
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (k === "?") { e.preventDefault(); this.openHelp(); return; }
+    if (k === "Escape") { if (this.selected.length) this.clearSelection(); return; }
+    if (k === "m") { this.toggleSound(); return; }
+    if (k === "h") { e.preventDefault(); this.focusHand(0); return; }
+    if ((k === "ArrowLeft" || k === "ArrowRight" || k === "Home" || k === "End") && this.ui.hand.contains(document.activeElement)) {
+      e.preventDefault();
+      const cards = [...this.ui.hand.querySelectorAll("[data-card]")];
+      const at = cards.indexOf(document.activeElement);
+      const to = k === "Home" ? 0 : k === "End" ? cards.length - 1 : at + (k === "ArrowLeft" ? -1 : 1);
+      this.focusHand(Math.max(0, Math.min(cards.length - 1, to)));
+      return;
+    }
+    const target = KEYS[k] ? this.ui.actions.querySelector(`[data-action="${KEYS[k]}"]`)
+      : COLOR_KEYS[k] ? this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`) : null;
+    if (target && !target.disabled) {
+      e.preventDefault();
+      target.click();
+    }
+  }
+
+  focusHand(index) {
+    const cards = this.ui.hand.querySelectorAll("[data-card]");
+    if (cards.length) cards[Math.min(index, cards.length - 1)].focus();
+  }
+
+  openHelp() {
+    this.helpReturn = document.activeElement;
+    this.ui.help.hidden = false;
+    this.ui["help-close"].focus();
+  }
+
+  closeHelp() {
+    this.ui.help.hidden = true;
+    if (this.helpReturn && this.helpReturn.isConnected) this.helpReturn.focus();
+  }
+
+  /** What has the focus inside the table, described so that it can be found again. */
+  focusKey() {
+    const active = document.activeElement;
+    if (!active || !this.table.contains(active)) return null;
+    if (active.dataset.card && this.ui.hand.contains(active)) return { hand: Number(active.dataset.index), card: active.dataset.card };
+    if (active.dataset.action) return { selector: `[data-action="${active.dataset.action}"]` };
+    if (active.dataset.color) return { selector: `[data-color="${active.dataset.color}"]`, fallback: true };
+    if (active.dataset.testid) return { selector: `[data-testid="${active.dataset.testid}"]` };
+    return null;
+  }
+
+  restoreFocus(key) {
+    if (!key || this.table.contains(document.activeElement)) return;
+    if (key.selector) {
+      const same = this.table.querySelector(key.selector);
+      if (same && !same.hidden && !same.disabled) { same.focus({ preventScroll: true }); return; }
+    }
+    const hand = [...this.ui.hand.querySelectorAll("[data-card]")];
+    if (key.card) {
+      // The same card if it is still there, else its neighbour: keyboard players keep their place.
+      const same = hand.find((c) => c.dataset.card === key.card);
+      const target = same || hand[Math.min(key.hand, hand.length - 1)];
+      if (target) { target.focus({ preventScroll: true }); return; }
+    }
+    const first = this.ui.actions.querySelector("button:not([disabled])") || hand[0];
+    if (first) first.focus({ preventScroll: true });
+    if (this.table.contains(document.activeElement)) this.savedFocus = null;
+  }
+}

@@ -1,0 +1,147 @@
+// The felt: the other seats around the table in seating order (you at the bottom), the
+// deck, the top card, the current colour, the direction and the open draw stack.
+
+import { cardBack, cardElement, cardLabel, handPoints } from "./cards.js";
+import { T } from "./strings.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const RING = 2 * Math.PI * 20;
+
+function ring() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 44 44");
+  svg.setAttribute("class", "seat-ring");
+  svg.setAttribute("aria-hidden", "true");
+  const circle = document.createElementNS(ns, "circle");
+  circle.setAttribute("cx", "22");
+  circle.setAttribute("cy", "22");
+  circle.setAttribute("r", "20");
+  circle.setAttribute("stroke-dasharray", String(RING));
+  svg.append(circle);
+  return svg;
+}
+
+/** Set a seat's countdown ring: `fraction` of the clock left. */
+export function setRing(plate, fraction) {
+  const circle = plate && plate.querySelector(".seat-ring circle");
+  if (circle) circle.setAttribute("stroke-dashoffset", String(RING * (1 - Math.max(0, Math.min(1, fraction)))));
+}
+
+/** Where seat `offset` (1 … n-1 after you, clockwise) sits on the oval, in percent. */
+function place(offset, n) {
+  const angle = Math.PI / 2 + (offset * 2 * Math.PI) / n;
+  return { x: 50 + 44 * Math.cos(angle), y: 48 + 40 * Math.sin(angle) };
+}
+
+/** Plates near the rim lean inwards, so that none hangs off the felt. */
+function position(li, at) {
+  li.style.left = `${at.x}%`;
+  li.style.top = `${at.y}%`;
+  li.dataset.edge = at.x < 25 ? "left" : at.x > 75 ? "right" : "middle";
+}
+
+function plate({ name, kind, count, online, acting, points, revealed, me }) {
+  const li = el("li", `seat-plate${acting ? " acting" : ""}${me ? " seat-me" : ""}${online === false ? " offline" : ""}`);
+  if (acting) li.append(ring());
+  const head = el("span", "seat-head");
+  const dot = el("span", `presence ${online === false ? "off" : online ? "on" : "unknown"}`);
+  dot.title = online === false ? T.offline : T.online;
+  head.append(dot, el("span", "seat-name", name));
+  if (kind && kind !== "human") head.append(el("span", `kind kind-${kind}`, T[kind] || kind));
+  li.append(head);
+  if (count !== null && count !== undefined) {
+    const hand = el("span", "seat-count");
+    const backs = el("span", "seat-backs");
+    for (let i = 0; i < Math.min(count, 5); i += 1) backs.append(cardBack(true));
+    hand.append(backs, el("span", "seat-count-n", T.cards(count)));
+    li.append(hand);
+  }
+  if (points !== null && points !== undefined) li.append(el("span", "seat-points", T.points(points)));
+  if (revealed) {
+    const shown = el("span", "seat-revealed");
+    shown.dataset.seatHand = "revealed";
+    shown.append(...revealed.map((c) => cardElement(c)), el("span", "seat-revealed-points", `${handPoints(revealed)}`));
+    li.append(shown);
+  }
+  li.setAttribute("aria-label", `${name}${count !== null && count !== undefined ? `: ${T.cards(count)}` : ""}${acting ? ` (${T.acting})` : ""}${online === false ? ` (${T.offline})` : ""}`);
+  return li;
+}
+
+export function renderSeats(app) {
+  const { state, room } = app;
+  const list = app.ui.players;
+  const view = state && state.view;
+  const online = app.online;
+  const isOnline = (name) => (online ? online.has(name) : null);
+  const plates = [];
+  if (view) {
+    const n = view.players;
+    const mine = view.seat === null || view.seat === undefined ? null : view.seat;
+    const base = mine === null ? 0 : mine;
+    const points = pointsByName(room);
+    for (let seat = 0; seat < n; seat += 1) {
+      const p = (state.players || []).find((x) => x.seat === seat) || { username: `#${seat + 1}` };
+      const offset = (seat - base + n) % n;
+      const actor = view.turn !== null ? view.turn : view.chooser;
+      const li = plate({
+        name: p.username, kind: p.kind, count: view.hand_counts[seat], online: p.kind === "cpu" ? true : isOnline(p.username),
+        acting: actor === seat, points: points.get(p.username), me: seat === mine,
+        revealed: view.revealed && view.revealed[seat] && seat !== mine ? view.revealed[seat] : null,
+      });
+      li.dataset.seat = seat;
+      if (seat === mine) continue; // you are the bar below the felt
+      position(li, place(offset, n));
+      plates.push(li);
+    }
+  } else if (room) {
+    const n = room.seat_count;
+    const myIndex = room.seats.findIndex((s) => s && s.username === app.me);
+    const base = myIndex < 0 ? 0 : myIndex;
+    room.seats.forEach((s, index) => {
+      const offset = (index - base + n) % n;
+      if (offset === 0 && myIndex >= 0) return;
+      const li = s
+        ? plate({ name: s.username, kind: s.kind, count: null, online: s.kind === "cpu" ? true : isOnline(s.username), points: s.points })
+        : plate({ name: T.free, count: null });
+      if (!s) li.classList.add("seat-empty");
+      position(li, place(offset, n));
+      plates.push(li);
+    });
+  }
+  list.replaceChildren(...plates);
+}
+
+function pointsByName(room) {
+  const map = new Map();
+  if (room) for (const s of room.seats) if (s) map.set(s.username, s.points);
+  return map;
+}
+
+export function renderCenter(app) {
+  const view = app.state && app.state.view;
+  const { ui } = app;
+  ui.center.hidden = !view;
+  if (!view) return;
+  const deck = el("span", "deck-stack");
+  deck.append(cardBack(), el("span", "deck-count", `${T.deck} ${view.deck_count}`));
+  ui.deck.replaceChildren(deck);
+  const top = cardElement(view.top);
+  top.classList.add("card-top");
+  ui.pile.replaceChildren(top);
+  ui.pile.setAttribute("aria-label", T.topCard(cardLabel(view.top)));
+  const color = view.color;
+  ui.color.className = `color-chip c-${color || "none"}`;
+  ui.color.textContent = color ? `${T.colorNow}: ${T.colors[color]}` : T.noColor;
+  ui.pile.className = `pile-top ring-${color || "none"}`;
+  ui.direction.textContent = view.direction === 1 ? `↻ ${T.cw}` : `↺ ${T.ccw}`;
+  ui.direction.className = `direction dir-${view.direction === 1 ? "cw" : "ccw"}`;
+  ui.stack.hidden = !view.pending_draw;
+  ui.stack.textContent = view.pending_draw ? T.stackFacing(view.pending_draw) : "";
+}

@@ -1,0 +1,45 @@
+"""Issue 7: `/` explains the game to signed-out visitors; a how-to-play page in both
+languages is linked from the header; the room page carries the live table."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from game.models import Membership, Room
+
+pytestmark = pytest.mark.django_db
+
+
+def test_signed_out_visitor_gets_the_landing_page_with_sign_up_and_log_in(client):
+    response = client.get(reverse("game:lobby"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert response.templates[0].name == "game/landing.html"
+    assert 'data-testid="landing-signup"' in html and 'href="/signup/"' in html
+    assert 'href="/login/"' in html and reverse("game:how_to_play") in html
+
+
+def test_signed_in_user_still_gets_the_lobby(client, alice):
+    client.force_login(alice)
+    assert client.get(reverse("game:lobby")).templates[0].name == "game/lobby.html"
+
+
+def test_how_to_play_is_japanese_by_default_and_english_when_chosen(client):
+    ja = client.get(reverse("game:how_to_play")).content.decode()
+    assert "ドボン返し" in ja and "例: Aがドロー2" in ja
+    client.cookies["django_language"] = "en"
+    en = client.get(reverse("game:how_to_play")).content.decode()
+    assert "Dobon return" in en and "D cannot stack and takes 8" in en
+    assert "ドボン返し" not in en
+
+
+def test_how_to_play_is_linked_from_the_header_and_the_table(client, alice):
+    room = Room.objects.create(name="linked", owner=alice)
+    Membership.objects.create(room=room, user=alice, seat_index=0)
+    client.force_login(alice)
+    html = client.get(room.get_absolute_url()).content.decode()
+    assert 'data-testid="nav-rules"' in html and 'data-testid="rules-link"' in html
+    # The table comes first on the room page, the room management after it.
+    assert html.index('data-testid="live-table"') < html.index('id="room-panel"')
+    assert f'data-start-url="{reverse("game:start", args=[room.pk])}"' in html
