@@ -37,10 +37,10 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict game/rules
+	$(BIN)/mypy --strict game/rules game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py
 
 typecheck: install
-	$(BIN)/mypy --strict game/rules
+	$(BIN)/mypy --strict game/rules game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py
 
 bench: install
 	$(BIN)/python -m game.rules.bench
