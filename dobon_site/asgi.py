@@ -19,12 +19,15 @@ from django.conf import settings  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
 from game.scheduler import StartSchedulerMiddleware  # noqa: E402
+from game.transport import TransportProbe  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # TransportProbe first, before the session middleware wraps `send`: the
+        # sockets' send-buffer bound needs daphne's transport (game/transport.py).
+        "websocket": TransportProbe(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -38,6 +38,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
+from game import transport
 from game.messages import message_for
 from game.presence import Entry, registry
 from game.services import play, rooms
@@ -109,6 +110,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     groups: list[str] = []
     # The rate limiter's clock (monotonic seconds); tests replace it.
     clock: Clock = staticmethod(time.monotonic)
+    reorder_wait = REORDER_WAIT
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' dispatch, without its close_old_connections() before every
@@ -127,6 +129,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
+        self.closing = False  # closed by the server: nothing more is read or sent
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
         self.last_state: dict[str, Any] | None = None  # the table this socket shows
         self.user_id: int | None = None
@@ -135,12 +138,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.held: dict[int, dict[str, Any]] = {}  # pushes waiting for an earlier version
         self.releaser: asyncio.Task[None] | None = None
         self.jobs: deque[tuple[str, Any]] = deque()
-        self.sync_queued = False
+        self.sync_in_flight = False  # queued or being answered
         self.syncing: list[dict[str, Any]] | None = None  # pushes held while a sync reads
         self.wake = asyncio.Event()
         self.worker: asyncio.Task[None] | None = None
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
+        transport.bound_kernel_buffer(
+            self.scope.get(transport.SCOPE_KEY), settings.DOBON_WS_MAX_SEND_BUFFER
+        )
         try:
             room = await db_read(_watchable_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
@@ -197,7 +203,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if self.user_id is None:
+        if self.user_id is None or self.closing:
             return
         if not self.bucket.take():
             await self.refuse_flood()
@@ -244,9 +250,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_error("bad_sync")
                 return
             since = (game, version)
-        if self.sync_queued:  # one at a time: the answer to the first covers this one
+        if self.sync_in_flight:  # one at a time: the answer to the first covers this one
             return
-        self.sync_queued = True
+        self.sync_in_flight = True
         self.jobs.append(("sync", since))
         self.wake.set()
 
@@ -265,11 +271,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.wake.clear()
             while self.jobs:
                 kind, payload = self.jobs.popleft()
-                if kind == "sync":
-                    self.sync_queued = False
-                    await self.answer_sync(payload)
-                else:
-                    await self.act(payload)
+                try:
+                    if kind == "sync":
+                        await self.answer_sync(payload)
+                    else:
+                        await self.act(payload)
+                except Exception:  # keep serving the socket whatever one job did
+                    log.exception("%s failed in room %s", kind, self.room_id)
+                finally:
+                    if kind == "sync":
+                        self.sync_in_flight = False
 
     async def act(self, action: Any) -> None:
         try:
@@ -310,21 +321,31 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     # -- to the client --------------------------------------------------------------------------
 
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # channels' send_json skips this class's send(); every frame must pass there.
+        await self.send(text_data=await self.encode_json(content), close=close)
+
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
         """Every frame passes here: a client whose unread backlog is over the limit is
         dropped instead of making this process buffer for it without end."""
-        backlog = unsent_bytes(self.base_send)
+        if self.closing:
+            return
+        backlog = transport.unsent_bytes(self.scope.get(transport.SCOPE_KEY))
         if backlog is not None and backlog > settings.DOBON_WS_MAX_SEND_BUFFER:
             await self.drop_slow_reader(backlog)
             return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
     async def drop_slow_reader(self, backlog: int) -> None:
         log.warning("dropping a socket that does not read (%s bytes unsent)", backlog)
         await self.close(code=CLOSE_NOT_READING)
-        abort_transport(self.base_send)
+        transport.abort(self.scope.get(transport.SCOPE_KEY))
 
     async def send_error(self, code: str) -> None:
         with translation.override(self.language):
@@ -362,7 +383,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_push(self.held.pop(self.seen[1] + 1))
 
     async def release_held_later(self) -> None:
-        await asyncio.sleep(REORDER_WAIT)
+        await asyncio.sleep(self.reorder_wait)
         self.releaser = None
         held, self.held = self.held, {}
         for version in sorted(held):
@@ -452,31 +473,6 @@ async def send_presence(room_id: int, online: list[str]) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(play.room_group(room_id), {"type": "presence", "online": online})
-
-
-def _transport(send: Any) -> Any:
-    """daphne hands each application `partial(server.handle_reply, protocol)`: the
-    protocol's Twisted transport holds what the client has not read yet."""
-    if isinstance(send, functools.partial) and send.args:
-        return getattr(send.args[0], "transport", None)
-    return None
-
-
-def unsent_bytes(send: Any) -> int | None:
-    """Bytes written to this client's socket that the kernel has not taken yet (the
-    client stopped reading), or None outside daphne (the test communicator)."""
-    transport = _transport(send)
-    if transport is None or not hasattr(transport, "dataBuffer"):
-        return None
-    buffered = len(transport.dataBuffer) - getattr(transport, "offset", 0)
-    return buffered + int(getattr(transport, "_tempDataLen", 0))
-
-
-def abort_transport(send: Any) -> None:
-    """Drop the connection now, with everything it still buffers."""
-    transport = _transport(send)
-    if transport is not None and hasattr(transport, "abortConnection"):
-        transport.abortConnection()
 
 
 # -- database work --------------------------------------------------------------------------------

@@ -134,7 +134,9 @@ class RedisStore:
 
     async def admit(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
         keys = [self.user_key(entry.user_id), self.room_key(entry.room_id)]
-        args = [now, now + ttl, entry.channel, cap, self.member(entry), int(ttl * 2) + 1]
+        args: list[str | int | float] = [
+            now, now + ttl, entry.channel, cap, self.member(entry), int(ttl * 2) + 1
+        ]
         return bool(await self.admit_script(keys=keys, args=args))
 
     async def forget(self, entry: Entry) -> None:
@@ -145,7 +147,7 @@ class RedisStore:
 
     async def online(self, room_id: int, now: float) -> list[str]:
         members = await self.redis.zrangebyscore(self.room_key(room_id), f"({now}", "+inf")
-        return sorted({json.loads(m)[0] for m in members})
+        return sorted({json.loads(m)[0] for m in members if isinstance(m, (bytes, str))})
 
     async def refresh(self, entries: list[Entry], now: float, ttl: float) -> None:
         if not entries:
@@ -203,16 +205,17 @@ class Registry:
     async def refresh_once(self, send_presence: PresenceSender) -> set[int]:
         """Keep live local sockets, drop dead ones, purge expired entries of the rooms
         this process serves and push presence where it shrank. Returns those rooms."""
-        live = []
+        live, vanished = [], set()
         for channel, (entry, owner) in list(self.local.items()):
             if owner() is None:  # the consumer vanished without a disconnect
                 del self.local[channel]
                 await self.store.forget(entry)
+                vanished.add(entry.room_id)
             else:
                 live.append(entry)
         now = self.clock()
         await self.store.refresh(live, now, self.ttl)
-        changed = await self.store.purge({e.room_id for e in live}, now)
+        changed = vanished | await self.store.purge({e.room_id for e in live}, now)
         for room_id in sorted(changed):
             await send_presence(room_id, await self.store.online(room_id, now))
         return changed

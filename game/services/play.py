@@ -16,7 +16,8 @@ input everywhere (`now`, unix seconds; engine time is unix time too).
 Privacy: a seat's payload is built from `engine.view(seat)` and the events whose `to`
 is that seat or nobody, and goes only to that seat's user group. The room's watchers
 group gets the spectator view (`view(None)`) and public events; the room group only
-"fetch the table again". Nothing else leaves this module.
+the room panel and presence (game/services/panel.py, game/presence.py). Nothing else
+leaves this module.
 """
 
 from __future__ import annotations

@@ -99,7 +99,9 @@ class Stack:
 
     def daphne(self) -> int:
         port = free_port()
-        self.start(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+        # As README runs it: daphne with the site's limits (dobon_site/server.py).
+        self.start(f"daphne-{port}", [str(BIN / "python"), "-m", "dobon_site.server",
+                                      "-b", "127.0.0.1", "-p", str(port),
                                       "dobon_site.asgi:application"])
         wait_for_http(port)
         self.ports.append(port)

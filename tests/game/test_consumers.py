@@ -13,9 +13,16 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from play_helpers import NOW, make_room, position, set_position
+from socket_helpers import (
+    closed_with,
+    next_frame,
+    next_state,
+    open_socket,
+    presence_of,
+    quiet,
+)
 
 from dobon_site.asgi import application
-from game.consumers import RoomConsumer
 from game.models import Game, Membership
 from game.rules import Game as Engine
 from game.services import play
@@ -26,82 +33,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _no_broker(settings):
     settings.CELERY_BROKER_URL = ""
-
-
-class FakeClock:
-    """The sockets' rate-limit clock, moved by the test instead of by waiting."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr(RoomConsumer, "clock", staticmethod(fake))
-    return fake
-
-
-def session_cookie(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-async def open_socket(
-    user: Any, room_id: int, language: str | None = None
-) -> WebsocketCommunicator:
-    cookies = []
-    if user is not None:
-        session = await sync_to_async(session_cookie)(user)
-        cookies.append(f"{settings.SESSION_COOKIE_NAME}={session}")
-    if language:
-        cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")
-    headers = [(b"origin", b"http://testserver")]
-    if cookies:
-        headers.append((b"cookie", "; ".join(cookies).encode()))
-    socket = WebsocketCommunicator(application, f"/ws/rooms/{room_id}/", headers=headers)
-    connected, _ = await socket.connect()
-    assert connected
-    return socket
-
-
-async def next_frame(socket: WebsocketCommunicator, timeout: float = 3) -> dict[str, Any]:
-    """The next frame that is not a `presence` (those come whenever people connect)."""
-    while True:
-        message = await socket.receive_json_from(timeout)
-        if message["type"] != "presence":
-            return message
-
-
-async def next_state(socket: WebsocketCommunicator, timeout: float = 3) -> tuple[list, dict]:
-    """Every frame but presence up to and including the next `state` message."""
-    got: list[dict[str, Any]] = []
-    while True:
-        message = await next_frame(socket, timeout)
-        got.append(message)
-        if message["type"] == "state":
-            return got, message
-
-
-async def closed_with(socket: WebsocketCommunicator) -> int:
-    message = await socket.receive_output(3)
-    assert message["type"] == "websocket.close"
-    return message["code"]
-
-
-async def quiet(*sockets: WebsocketCommunicator) -> None:
-    """Nothing but presence frames arrives on any of `sockets`."""
-    for socket in sockets:
-        while not await socket.receive_nothing(0.2):
-            message = await socket.receive_json_from(1)
-            assert message["type"] == "presence", f"unexpected frame {message}"
 
 
 @pytest.fixture
@@ -442,8 +373,13 @@ def fake_push(room_id: int, version: int, game: int = 10**6) -> dict[str, Any]:
             "from_version": version - 1, "room_info": None}
 
 
-async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice):
+async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice, monkeypatch):
     from channels.layers import get_channel_layer
+
+    from game.consumers import RoomConsumer
+
+    # Long enough that a busy machine cannot release version 3 before 2 arrives.
+    monkeypatch.setattr(RoomConsumer, "reorder_wait", 1.0)
 
     socket = (await connect_all(table.pk, alice))[0]
     layer = get_channel_layer()
@@ -455,7 +391,7 @@ async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice):
     await layer.group_send(group, fake_push(table.pk, 5))  # 4 never comes
     assert await socket.receive_nothing(0.1)
     _, state = await next_state(socket)
-    assert state["version"] == 5
+    assert state["version"] == 5 and state["from_version"] == 4  # the client sees the gap
     await layer.group_send(group, fake_push(table.pk, 4))  # too late: dropped
     await quiet(socket)
     await socket.disconnect()
@@ -496,13 +432,6 @@ async def test_a_seat_change_pushes_the_panel_to_every_socket(table, alice, bob,
     await quiet(*sockets)
     for socket in sockets:
         await socket.disconnect()
-
-
-async def presence_of(socket: WebsocketCommunicator) -> list[str]:
-    while True:
-        message = await socket.receive_json_from(3)
-        if message["type"] == "presence":
-            return message["online"]
 
 
 async def test_presence_follows_who_has_a_socket_open(table, alice, bob):

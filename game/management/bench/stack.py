@@ -133,8 +133,10 @@ class Processes:
 
     def daphne(self) -> int:
         port = free_port()
+        # As README runs it: daphne with the site's limits (dobon_site/server.py).
         self.start("daphne", f"daphne-{port}", [
-            str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "dobon_site.asgi:application"
+            str(BIN / "python"), "-m", "dobon_site.server", "-b", "127.0.0.1", "-p", str(port),
+            "dobon_site.asgi:application",
         ])
         wait_port(port)
         return port

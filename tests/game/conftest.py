@@ -1,0 +1,16 @@
+"""Fixtures for the live-play tests."""
+
+from __future__ import annotations
+
+import pytest
+from socket_helpers import FakeClock
+
+from game.consumers import RoomConsumer
+
+
+@pytest.fixture
+def clock(monkeypatch) -> FakeClock:
+    """The sockets' rate-limit clock, frozen until the test moves it."""
+    fake = FakeClock()
+    monkeypatch.setattr(RoomConsumer, "clock", staticmethod(fake))
+    return fake
