@@ -51,10 +51,10 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict game/rules game/bots
+	$(BIN)/mypy --strict game/rules game/bots game/replay.py game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py
 
 typecheck: install
-	$(BIN)/mypy --strict game/rules game/bots
+	$(BIN)/mypy --strict game/rules game/bots game/replay.py game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py
 
 bench: install
 	$(BIN)/python -m game.rules.bench
@@ -64,6 +64,7 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dobon_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/14
 bench-load: install
 	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
+		SECRET_KEY=$${SECRET_KEY:-bench-$$($(BIN)/python -c "import secrets; print(secrets.token_hex(24))")} \
 		$(BIN)/python manage.py bench_load $(BENCH_ARGS)
 
 # After changing user-facing strings (needs GNU gettext); the compiled .mo is committed

@@ -97,17 +97,6 @@ DATABASES = {
         conn_max_age=0,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
-    "DOBON_DB_POOL", default=True
-):
-    # psycopg's pool (Django 5.1+): channels closes the connection before every message it
-    # dispatches, which with CONN_MAX_AGE = 0 meant a new PostgreSQL session (~6 ms of
-    # server CPU) for most moves; a close now hands the connection back to the pool.
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": env_int("DOBON_DB_POOL_MIN", 1),
-        "max_size": env_int("DOBON_DB_POOL_MAX", 4),
-        "timeout": 10,
-    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Live play writes from several threads: take the write lock at BEGIN (SQLite has no
     # row locks, so select_for_update is a no-op there) and wait for it instead of failing.
@@ -258,6 +247,22 @@ DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
 # run on separate pools, so a flood of reads cannot queue in front of a move.
 DOBON_WS_READ_THREADS = env_int("DOBON_WS_READ_THREADS", 2)
 DOBON_WS_WRITE_THREADS = env_int("DOBON_WS_WRITE_THREADS", 2)
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DOBON_DB_POOL", default=True
+):
+    # psycopg's pool (Django 5.1+): channels closes the connection before every message it
+    # dispatches, which with CONN_MAX_AGE = 0 meant a new PostgreSQL session (~6 ms of
+    # server CPU) for most moves; a close now hands the connection back to the pool.
+    # Room for every database thread of a daphne process (the sockets' reads and moves,
+    # Django's own thread for pages and handshakes, one spare), so none waits for another.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DOBON_DB_POOL_MIN", 1),
+        "max_size": env_int(
+            "DOBON_DB_POOL_MAX", DOBON_WS_READ_THREADS + DOBON_WS_WRITE_THREADS + 2
+        ),
+        "timeout": 10,
+    }
 
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)

@@ -39,14 +39,15 @@ async def _as_coroutine(make: Callable[[], Awaitable[None]]) -> None:
 
 def _has_outer_loop() -> bool:
     pid = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None)
-    return pid == os.getpid() and getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return pid == os.getpid() and loop is not None
 
 
 def _kept_loop() -> asyncio.AbstractEventLoop:
     with _lock:
         if _kept["pid"] != os.getpid():  # first use, or a forked pool child
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="dobon-sender", daemon=True).start()
-            _kept.update(pid=os.getpid(), loop=loop)
+            fresh = asyncio.new_event_loop()
+            threading.Thread(target=fresh.run_forever, name="dobon-sender", daemon=True).start()
+            _kept.update(pid=os.getpid(), loop=fresh)
         loop: asyncio.AbstractEventLoop = _kept["loop"]
         return loop

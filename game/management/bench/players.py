@@ -162,7 +162,7 @@ class Player:
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    legal = view["legal_actions"]
+    legal: list[dict[str, Any]] = view["legal_actions"]
     by_type: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)

@@ -14,6 +14,7 @@ from game.management.bench import stack
 from game.management.bench.cost import CostMeter
 from game.management.bench.players import Player, delays, summary_ms
 
+DRAIN_SECONDS = 30  # after the clocks stop: a socket still behind then is a lost update
 HANDSHAKES_IN_FLIGHT = 16  # a ramp, not one burst: daphne drops handshakes slower than 5 s
 
 
@@ -130,11 +131,15 @@ class Run:
         """Stop acting and the clocks, then compare every socket with the database."""
         self.stop.set()
         await asyncio.to_thread(self.procs.stop_celery)  # the final versions must stay final
-        await asyncio.sleep(3)  # let the last pushes arrive
         final = await asyncio.to_thread(versions, self.args.database_url, self.room_ids)
         running = await asyncio.to_thread(running_games, self.args.database_url, self.room_ids)
-        stale = sum(1 for p in self.players if p.arrivals and p.arrivals[-1][0] in running
-                    and p.arrivals[-1][1] != final[p.arrivals[-1][0]])
+        drain = time.monotonic()
+        while True:  # the last pushes may still be on their way on a loaded machine
+            stale = sum(1 for p in self.players if p.arrivals and p.arrivals[-1][0] in running
+                        and p.arrivals[-1][1] != final[p.arrivals[-1][0]])
+            if stale == 0 or time.monotonic() - drain > DRAIN_SECONDS:
+                break
+            await asyncio.sleep(0.5)
         size = await asyncio.to_thread(state_size, self.args.database_url, self.room_ids)
         for t in self.tasks:
             t.cancel()
@@ -146,6 +151,7 @@ class Run:
             "lost_updates": {"version_gaps": sum(p.gaps for p in self.players),
                              "resumes": sum(p.resumes for p in self.players),
                              "stale_sockets": stale},
+            "drain_seconds": round(time.monotonic() - drain, 1),
             "connect_retries": sum(p.retries for p in self.players),
             "mean_states_per_socket": round(
                 statistics.mean(len(p.arrivals) for p in self.players), 1),

@@ -123,9 +123,11 @@ class Processes:
         self.counters = counters
         self.started: list[tuple[str, subprocess.Popen[bytes]]] = []
 
-    def start(self, kind: str, name: str, args: list[str]) -> None:
+    def start(
+        self, kind: str, name: str, args: list[str], extra_env: dict[str, str] | None = None
+    ) -> None:
         env = {**os.environ, **PRODUCTION_ENV, "DOBON_PROCESS_KIND": kind,
-               "DOBON_BENCH_COUNTERS_DIR": str(self.counters)}
+               "DOBON_BENCH_COUNTERS_DIR": str(self.counters), **(extra_env or {})}
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 (lives as long as the process)
         self.started.append((kind, subprocess.Popen(
             args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
@@ -133,9 +135,11 @@ class Processes:
 
     def daphne(self) -> int:
         port = free_port()
+        # As README runs it: daphne with the site's limits (dobon_site/server.py).
         self.start("daphne", f"daphne-{port}", [
-            str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "dobon_site.asgi:application"
-        ])
+            str(BIN / "python"), "-m", "dobon_site.server", "-b", "127.0.0.1", "-p", str(port),
+            "dobon_site.asgi:application",
+        ], {"DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}"})  # its own origin only
         wait_port(port)
         return port
 

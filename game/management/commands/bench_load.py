@@ -86,6 +86,9 @@ class Command(BaseCommand):
         parser.add_argument("--out", default="bench-load.json")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        from django.conf import settings
+
+        from dobon_site import settings as settings_module
         from game.management.bench import run, stack
 
         a = argparse.Namespace(**options)
@@ -97,6 +100,11 @@ class Command(BaseCommand):
         if a.think and a.steps is None:
             a.steps = [n for n in (50, 100, 200, 300, 400, 500, 750, 1000) if n < a.rooms]
             a.steps.append(a.rooms)
+        if settings.SECRET_KEY == settings_module._DEV_SECRET:
+            # The servers run with DEBUG off, which refuses the development key; they
+            # inherit this process's key so that the sessions it creates stay valid.
+            raise CommandError("set SECRET_KEY (any random string): the benchmark's "
+                               "production-mode servers refuse the development key")
         stack.ensure_database(a.database_url)
         import redis
 
