@@ -72,6 +72,16 @@ export class TableApp {
     window.addEventListener("resize", () => { fitHand(this.ui.hand); this.fitFelt(); });
   }
 
+  /** The owner's start button follows the live seating: two seated players or more. */
+  showStartable() {
+    const button = this.root.querySelector('[data-role="start-button"]');
+    const hint = this.root.querySelector('[data-role="start-hint"]');
+    if (!button || !this.room || !this.room.seats) return;
+    const enough = this.room.seats.filter(Boolean).length >= 2;
+    button.disabled = !enough || Boolean(this.starting);
+    if (hint) hint.hidden = enough;
+  }
+
   // -- from the server ---------------------------------------------------------------------
 
   connection(status) {
@@ -149,6 +159,7 @@ export class TableApp {
     this.renderMe();
     if (this.ui["start-form"]) this.ui["start-form"].hidden = Boolean(view) || !this.ui.settlement.hidden;
     if (this.panel) this.panel.render(this.room, Boolean(this.state && this.state.status === "running"));
+    this.showStartable();
     this.restoreFocus(focus);
     this.fitFelt();
     this.tick();

@@ -35,9 +35,17 @@ export function setRing(plate, fraction) {
 }
 
 /** Where seat `offset` (1 … n-1 after you, clockwise) sits on the oval, in percent. */
-function place(offset, n) {
+function place(offset, n, portrait = false) {
   const angle = Math.PI / 2 + (offset * 2 * Math.PI) / n;
-  return { x: 50 + 44 * Math.cos(angle), y: 48 + 40 * Math.sin(angle) };
+  // On a tall, narrow felt (a phone) the side seats would sit level with the deck and
+  // the top card and cover them: lift them into the empty band above the centre.
+  const lift = portrait ? 22 * Math.abs(Math.cos(angle)) : 0;
+  return { x: 50 + 44 * Math.cos(angle), y: 48 + 40 * Math.sin(angle) - lift };
+}
+
+function isPortrait(list) {
+  const box = list.getBoundingClientRect();
+  return box.height > box.width * 1.05;
 }
 
 /** Plates near the rim lean inwards, so that none hangs off the felt. */
@@ -81,6 +89,7 @@ export function renderSeats(app) {
   const online = app.online;
   const isOnline = (name) => (online ? online.has(name) : null);
   const plates = [];
+  const portrait = isPortrait(list);
   if (view) {
     const n = view.players;
     const mine = view.seat === null || view.seat === undefined ? null : view.seat;
@@ -97,7 +106,7 @@ export function renderSeats(app) {
       });
       li.dataset.seat = seat;
       if (seat === mine) continue; // you are the bar below the felt
-      position(li, place(offset, n));
+      position(li, place(offset, n, portrait));
       plates.push(li);
     }
   } else if (room) {
@@ -111,7 +120,7 @@ export function renderSeats(app) {
         ? plate({ name: s.username, kind: s.kind, count: null, online: s.kind === "cpu" ? true : isOnline(s.username), points: s.points })
         : plate({ name: T.free, count: null });
       if (!s) li.classList.add("seat-empty");
-      position(li, place(offset, n));
+      position(li, place(offset, n, portrait));
       plates.push(li);
     });
   }

@@ -16,7 +16,9 @@ export function settlementData(app) {
   const view = app.state && app.state.view;
   if (view && view.result) {
     const names = (app.state.players || []).map((p) => p.username);
-    return { result: view.result, names, hands: view.revealed || [], url: null, game: app.state.game };
+    // The game's page exists as soon as the game is over (history's /games/<id>/).
+    const url = app.state.game ? `/games/${app.state.game}/` : null;
+    return { result: view.result, names, hands: view.revealed || [], url, game: app.state.game };
   }
   const last = app.room && app.room.last_result;
   if (!view && last && last.result) {
