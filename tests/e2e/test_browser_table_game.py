@@ -226,6 +226,10 @@ def test_four_players_play_a_whole_game_then_the_next_one(
             0,
         ]
         problems += shoot(alice, out, "09-settlement") + shoot(carol, out, "09-settlement-guest")
+        # Issue 8: the settlement links to the finished game's page at once, no reload.
+        for p in players:
+            link = p.page.get_by_test_id("settlement").locator(f'a[href="/games/{finished.pk}/"]')
+            expect(link).to_have_count(1)
         for p in (bob, carol, dave):
             expect(p.page.get_by_test_id("next-game")).to_have_count(0)
         # The live room panel: no "game on" badge any more, the new standings.

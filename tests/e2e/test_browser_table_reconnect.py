@@ -5,6 +5,7 @@ landing page and the how-to-play page read well on both sizes."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,43 @@ def test_reconnect_presence_refusals_and_the_english_log(
                 "24-how-to-play-phone",
             ],
         )
+
+
+def test_the_start_button_and_the_sit_prompt_follow_the_live_seating(
+    tmp_path: Path, browser: Browser, alice, bob
+):
+    """The owner alone cannot start; when a second player sits down, the start button
+    comes alive without a reload. A visitor who came in unseated is told to sit."""
+    from django.db import connection
+
+    from game.services import rooms
+
+    require_stack()
+    room = Room.objects.create(name="seating", owner=alice)
+    Membership.objects.create(room=room, user=alice, seat_index=0)
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        url = f"http://127.0.0.1:{port}/rooms/{room.pk}/"
+        a = open_player(browser, port, alice, "alice", DESKTOP)
+        b = open_player(browser, port, bob, "bob", PHONE)
+        for p in (a, b):
+            p.page.goto(url)
+        a.page.evaluate("window.__sameDocument = true")
+        start = a.page.get_by_test_id("start-game")
+        expect(start).to_be_disabled()
+        expect(a.page.locator("[data-role=start-hint]")).to_be_visible()
+        expect(a.page.get_by_test_id("sit-prompt")).to_have_count(0)  # alice sits already
+        expect(b.page.get_by_test_id("sit-prompt")).to_be_visible()
+        # In a thread of its own, as a request would be: sync Playwright keeps an event
+        # loop in this one, where the service's after-commit push cannot run.
+        def sit() -> None:
+            try:
+                rooms.take_seat(room, bob, 1)
+            finally:
+                connection.close()  # this thread's own connection, before the test db goes
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(sit).result()
+        expect(start).to_be_enabled()
+        expect(a.page.locator("[data-role=start-hint]")).to_be_hidden()
+        assert a.page.evaluate("window.__sameDocument === true")
