@@ -53,6 +53,13 @@ def test_reconnect_presence_refusals_and_the_english_log(
         bob_plate = a.page.locator(".seat-plate[data-seat='1'] .presence")
         expect(bob_plate).to_have_class("presence on")
 
+        # Keyboard: the first Tab offers a skip to the hand; the next one is a card.
+        b.page.keyboard.press("Tab")
+        assert b.page.evaluate("document.activeElement.getAttribute('href')") == "#hand"
+        b.page.keyboard.press("Enter")
+        b.page.keyboard.press("Tab")
+        assert b.page.evaluate("document.activeElement.dataset.card") in {"R+2", "Y9", "B8"}
+
         # A refusal near the hand, in bob's language, gone by itself (bob is not on turn).
         b.page.get_by_test_id("hand").locator("[data-card='R+2']").click()
         toast = b.page.locator("[data-role=toast]")
