@@ -37,10 +37,10 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict game/rules
+	$(BIN)/mypy --strict game/rules game/bots
 
 typecheck: install
-	$(BIN)/mypy --strict game/rules
+	$(BIN)/mypy --strict game/rules game/bots
 
 bench: install
 	$(BIN)/python -m game.rules.bench

@@ -167,6 +167,9 @@ DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CE
 # a database crash could lose acknowledged moves (game/services/play.py, _relax_commit).
 DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=False)
 
+# CPU players' thinking time in percent of their human-like 0.6–2 s (game/services/cpu.py).
+DOBON_CPU_DELAY_PERCENT = env_int("DOBON_CPU_DELAY_PERCENT", 100)
+
 # Live play limits (websocket protocol).
 DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)
 DOBON_WS_MAX_MESSAGES_PER_SECOND = env_int("DOBON_WS_MAX_MESSAGES_PER_SECOND", 20)

@@ -15,7 +15,7 @@ from game.services import rooms
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
-    fields = ["seat_index", "user", "points", "joined_at"]
+    fields = ["seat_index", "user", "cpu_level", "points", "joined_at"]
     readonly_fields = ["joined_at"]
     autocomplete_fields = ["user"]
 
@@ -66,8 +66,8 @@ class RoomAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
-    list_display = ["user", "room", "seat_index", "points", "joined_at"]
-    list_filter = ["room__is_public"]
+    list_display = ["__str__", "user", "cpu_level", "room", "seat_index", "points", "joined_at"]
+    list_filter = ["room__is_public", "cpu_level"]
     search_fields = ["user__username", "room__name"]
     autocomplete_fields = ["user", "room"]
     list_select_related = ["user", "room"]
@@ -77,7 +77,7 @@ class MembershipAdmin(admin.ModelAdmin):
 class GamePlayerInline(admin.TabularInline):
     model = GamePlayer
     extra = 0
-    fields = ["seat", "room_seat_index", "user", "username", "delta"]
+    fields = ["seat", "room_seat_index", "user", "username", "cpu_level", "delta"]
     readonly_fields = fields
     can_delete = False
 
@@ -109,6 +109,7 @@ class GameAdmin(admin.ModelAdmin):
         "rate",
         "version",
         "next_deadline",
+        "cpu_due",
         "started_by",
         "started_at",
         "finished_at",
@@ -151,10 +152,13 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(GamePlayer)
 class GamePlayerAdmin(admin.ModelAdmin):
-    list_display = ["username", "game", "seat", "room_seat_index", "delta"]
+    list_display = ["username", "game", "seat", "room_seat_index", "cpu_level", "delta"]
+    list_filter = ["cpu_level"]
     search_fields = ["username", "game__room__name"]
     list_select_related = ["game", "game__room"]
-    readonly_fields = ["game", "seat", "room_seat_index", "user", "username", "delta"]
+    readonly_fields = [
+        "game", "seat", "room_seat_index", "user", "username", "cpu_level", "delta"
+    ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from game.models import MAX_SEATS, MAX_TIMEOUT, MIN_SEATS, MIN_TIMEOUT, Room
+from game.models import MAX_SEATS, MAX_TIMEOUT, MIN_SEATS, MIN_TIMEOUT, CpuLevel, Room
 from game.services.rooms import find_room_by_code
 
 
@@ -67,3 +67,20 @@ class SeatForm(forms.Form):
     """Which seat to take; empty means the first free seat."""
 
     seat_index = forms.IntegerField(required=False, min_value=0, max_value=MAX_SEATS - 1)
+
+
+class CpuLevelForm(forms.Form):
+    """A CPU player's strength; "normal" unless chosen."""
+
+    level = forms.ChoiceField(
+        label=_("CPU level"), choices=CpuLevel.choices, initial=CpuLevel.NORMAL, required=False
+    )
+
+    def clean_level(self) -> str:
+        return self.cleaned_data["level"] or CpuLevel.NORMAL
+
+
+class CpuSeatForm(CpuLevelForm):
+    """Which free seat gets a CPU player, and how strong it plays."""
+
+    seat_index = forms.IntegerField(min_value=0, max_value=MAX_SEATS - 1)

@@ -25,6 +25,27 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
 
 
+class CpuLevel(models.TextChoices):
+    """How well a CPU player plays (game/bots). A CPU seat has a level and no user."""
+
+    EASY = "easy", _("easy")
+    NORMAL = "normal", _("normal")
+    STRONG = "strong", _("strong")
+
+
+def cpu_display_name(level: str, seat_index: int) -> str:
+    """The name a CPU seat shows, e.g. "CPU 2 (普通)", in the active language. The room
+    seat's number (1-based, as on screen) tells several CPUs of one level apart."""
+    label = CpuLevel(level).label if level in CpuLevel.values else level
+    return str(_("CPU %(number)d (%(level)s)") % {"number": seat_index + 1, "level": label})
+
+
+# "Exactly one of user / cpu_level": a seat is a person's or a CPU's, never both.
+_HUMAN_XOR_CPU = (Q(user__isnull=False) & Q(cpu_level__isnull=True)) | (
+    Q(user__isnull=True) & Q(cpu_level__isnull=False)
+)
+
+
 class Room(models.Model):
     name = models.CharField(_("name"), max_length=60)
     owner = models.ForeignKey(
@@ -84,11 +105,20 @@ class Room(models.Model):
 
 
 class Membership(models.Model):
-    """A user seated in a room. Seat indices run clockwise (RULES.md R1.1)."""
+    """A user, or a CPU player (no user, a `cpu_level`), seated in a room. Seat indices
+    run clockwise (RULES.md R1.1)."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="memberships",
+    )
+    # NULL, not "", for a person: the check constraint reads "exactly one of user / level".
+    cpu_level = models.CharField(  # noqa: DJ001
+        _("CPU level"), max_length=8, choices=CpuLevel.choices, null=True, blank=True
     )
     seat_index = models.PositiveSmallIntegerField(
         _("seat"), validators=[MaxValueValidator(MAX_SEATS - 1)]
@@ -106,10 +136,22 @@ class Membership(models.Model):
             models.CheckConstraint(
                 condition=Q(seat_index__lt=MAX_SEATS), name="membership_seat_index_below_8"
             ),
+            models.CheckConstraint(condition=_HUMAN_XOR_CPU, name="membership_user_xor_cpu"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} @ {self.room} #{self.seat_index}"
+        return f"{self.display_name} @ {self.room} #{self.seat_index}"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.cpu_level is not None
+
+    @property
+    def display_name(self) -> str:
+        """The username, or "CPU (level)" for a CPU seat."""
+        if self.cpu_level is not None:
+            return cpu_display_name(self.cpu_level, self.seat_index)
+        return self.user.username if self.user is not None else ""
 
 
 class Game(models.Model):
@@ -125,7 +167,9 @@ class Game(models.Model):
     # Events logged so far: the next event's seq, kept on the locked row so appending
     # events costs no extra query per move.
     event_count = models.PositiveIntegerField(_("events logged"), default=0)
-    # Unix time of the engine's earliest deadline; the beat sweep looks this up.
+    # When a CPU seat acts next (game/services/cpu.py), outside the engine's own clocks.
+    cpu_due = models.DateTimeField(_("CPU move due"), null=True, blank=True)
+    # The earliest of the engine's deadlines and cpu_due; the beat sweep looks this up.
     next_deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
@@ -172,6 +216,10 @@ class GamePlayer(models.Model):
         related_name="game_seats",
     )
     username = models.CharField(_("name at the time"), max_length=150)
+    # Set for a CPU player's seat (which has no user); the leaderboard leaves these out.
+    cpu_level = models.CharField(  # noqa: DJ001 (NULL for people, as on Membership)
+        _("CPU level"), max_length=8, choices=CpuLevel.choices, null=True, blank=True
+    )
     delta = models.IntegerField(_("points won or lost"), null=True, blank=True)
 
     class Meta:
@@ -181,6 +229,11 @@ class GamePlayer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_game_seat"),
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user_per_game"),
+            # The user may be gone (account deleted: SET_NULL), so "at most one".
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(cpu_level__isnull=True),
+                name="game_player_not_user_and_cpu",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path
 
-from game import urls_play, views
+from game import urls_play, views, views_cpu
 
 app_name = "game"
 urlpatterns: list[URLPattern] = [
@@ -20,6 +20,13 @@ urlpatterns: list[URLPattern] = [
         views.transfer_ownership,
         name="transfer_ownership",
     ),
+    path("rooms/<int:room_id>/cpu/", views_cpu.add_cpu, name="add_cpu"),
+    path(
+        "rooms/<int:room_id>/cpu/<int:seat_index>/remove/",
+        views_cpu.remove_cpu,
+        name="remove_cpu",
+    ),
+    path("play/cpu/", views_cpu.play_against_cpu, name="play_against_cpu"),
     path("join/", views.join_by_code, name="join_by_code"),
     path("join/<str:code>/", views.join_by_invite, name="join"),
 ]

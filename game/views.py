@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from game.forms import JoinCodeForm, RoomForm, SeatForm
-from game.models import Membership, Room
+from game.models import CpuLevel, Membership, Room
 from game.services import rooms
 from game.services.rooms import RoomError
 
@@ -72,6 +72,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "my_rooms": rooms.with_occupancy(mine).order_by("-updated_at", "-pk"),
         "public_page": page,
         "join_form": JoinCodeForm(),
+        "cpu_levels": CpuLevel.choices,
     }
     return render(request, "game/lobby.html", context)
 
@@ -109,6 +110,8 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "running_game": running_game,
         "invite_url": request.build_absolute_uri(invite_url) if mine or is_owner else "",
         "start_url": _start_url(room) if is_owner and running_game is None else "",
+        "can_change_cpu": is_owner and running_game is None,
+        "cpu_levels": CpuLevel.choices,
         "ws_url": f"/ws/rooms/{room.pk}/",
     }
     return render(request, "game/room.html", context)

@@ -16,10 +16,12 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
+from django.utils import translation
 
-from game.models import Game, GamePlayer, Membership, Room
+from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
 
 log = logging.getLogger(__name__)
 
@@ -36,31 +38,55 @@ def game_url(game_id: int) -> str:
     return f"/games/{game_id}/"
 
 
+def player_kind(cpu_level: str | None, kind: str = HUMAN) -> dict[str, Any]:
+    """Protocol v2's `kind` of a seat: a CPU's (with its `level`), else `kind`
+    ("human", or "program" for a token client)."""
+    return {"kind": "cpu", "level": cpu_level} if cpu_level else {"kind": kind}
+
+
+def member_name(m: Membership) -> str:
+    """The name clients are sent: the username, or a CPU's name in the site's language."""
+    if m.cpu_level is not None:
+        with translation.override(settings.LANGUAGE_CODE):
+            return cpu_display_name(m.cpu_level, m.seat_index)
+    return m.user.username if m.user is not None else ""
+
+
 def member_dict(membership: Membership) -> dict[str, Any]:
-    """A room seat as the panel shows it. The one place a seated member's kind is said
-    (CPU seats add `kind: "cpu"` and `level` here)."""
+    """A room seat as the panel shows it. The one place a seated member's kind is said."""
     return {
         "index": membership.seat_index,
-        "username": membership.user.username,
-        "kind": HUMAN,
+        "username": member_name(membership),
         "points": membership.points,
+        **player_kind(membership.cpu_level),
     }
 
 
 def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
-    """The seated members by points (best first), with how many games each played here."""
+    """The seated members by points (best first), with how many games each played here.
+    A CPU is counted by its room seat (it has no user)."""
+    people = [m.user_id for m in members if m.user_id is not None]
     played = dict(
-        GamePlayer.objects.filter(game__room=room, user_id__in=[m.user_id for m in members])
+        GamePlayer.objects.filter(game__room=room, user_id__in=people)
         .values("user_id")
         .annotate(n=Count("id"))
         .values_list("user_id", "n")
     )
+    cpu_played = dict(
+        GamePlayer.objects.filter(game__room=room, cpu_level__isnull=False)
+        .values("room_seat_index")
+        .annotate(n=Count("id"))
+        .values_list("room_seat_index", "n")
+    )
     rows = [
         {
-            "username": m.user.username,
+            "username": member_name(m),
             "kind": member_dict(m)["kind"],
             "points": m.points,
-            "games": played.get(m.user_id, 0),
+            "games": (
+                played.get(m.user_id, 0) if m.cpu_level is None
+                else cpu_played.get(m.seat_index, 0)
+            ),
             "seated": True,
         }
         for m in members
@@ -81,7 +107,7 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
 
 
 def room_panel(room: Room) -> dict[str, Any]:
-    """The `room` object of protocol v2 (docs/protocol.md), in four queries."""
+    """The `room` object of protocol v2 (docs/protocol.md), in five queries."""
     members = list(room.memberships.select_related("user").order_by("seat_index"))
     by_index = {m.seat_index: m for m in members}
     # The running game, if any, is the room's latest: numbers only grow and at most

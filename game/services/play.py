@@ -35,13 +35,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, Max, OuterRef, Q
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import panel, rooms
+from game.services import cpu, panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -123,19 +123,14 @@ class Seat:
     username: str
     room_seat_index: int
     present: bool = True  # the user still sits in the room (else: plays by timeouts)
-    kind: str = panel.HUMAN  # "human", "cpu" (with `level`) or "program"
-    level: str | None = None
+    cpu_level: str | None = None  # a CPU player's seat (no user)
+    kind: str = panel.HUMAN  # a person's seat: "human", or "program" (a token client)
 
     def to_dict(self) -> dict[str, Any]:
         """A game's player as every client sees it (`players[]` of a state frame, and
         the result's `players`): the one place a player's kind is said."""
-        player: dict[str, Any] = {
-            "seat": self.seat, "username": self.username, "room_seat": self.room_seat_index,
-            "kind": self.kind,
-        }
-        if self.level is not None:
-            player["level"] = self.level
-        return player
+        data = {"seat": self.seat, "username": self.username, "room_seat": self.room_seat_index}
+        return {**data, **panel.player_kind(self.cpu_level, self.kind)}
 
 
 @dataclass
@@ -155,14 +150,24 @@ class TableChange:
 
 
 def _seats_of(game: Game) -> list[Seat]:
-    """The game's seats and whether each user still sits in the room, in one query."""
+    """The game's seats and whether each user still sits in the room, in one query.
+    A CPU seat is present while its CPU still sits on its room seat."""
     seated = Membership.objects.filter(room_id=game.room_id, user_id=OuterRef("user_id"))
+    cpu_there = Membership.objects.filter(
+        room_id=game.room_id, seat_index=OuterRef("room_seat_index"), cpu_level__isnull=False
+    )
     rows = (
         game.players.order_by("seat")
-        .annotate(present=Exists(seated))
-        .values_list("seat", "user_id", "username", "room_seat_index", "present")
+        .annotate(present=Exists(seated), cpu_present=Exists(cpu_there))
+        .values_list(
+            "seat", "user_id", "username", "room_seat_index", "present", "cpu_present",
+            "cpu_level",
+        )
     )
-    return [Seat(*row) for row in rows]
+    return [
+        Seat(seat, user_id, name, index, present or (level is not None and cpu_present), level)
+        for seat, user_id, name, index, present, cpu_present, level in rows
+    ]
 
 
 # -- access ----------------------------------------------------------------------------------
@@ -241,7 +246,7 @@ def first_player_for(room: Room, seated: list[Membership]) -> int:
     - R13: the previous finished game's `next_first_player`, mapped through its
       GamePlayer to the user; if that user still sits here, their new engine seat.
     - R13.3: if they left, the first occupied room seat clockwise after the room seat
-      they had.
+      they had. A CPU player is the same player while a CPU still sits on its room seat.
     """
     room_seats = [m.seat_index for m in seated]
     previous = (
@@ -257,6 +262,10 @@ def first_player_for(room: Room, seated: list[Membership]) -> int:
         return 0
     for engine_seat, membership in enumerate(seated):
         if starter.user_id is not None and membership.user_id == starter.user_id:
+            return engine_seat
+        if starter.cpu_level is not None and membership.is_cpu and (
+            membership.seat_index == starter.room_seat_index
+        ):
             return engine_seat
     return _engine_seat_after(room_seats, starter.room_seat_index)
 
@@ -360,10 +369,11 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
         game, seats = do_create_game(room, by, seated, engine)
         events = _initial_events(engine)
         do_append_events(game, events)
-        game.save(update_fields=["event_count"])
+        cpu.do_schedule(game, engine, seats, now)
+        game.save(update_fields=["event_count", "cpu_due", "next_deadline"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
-            room_info=room_info(room), deadline=engine.next_deadline,
+            room_info=room_info(room), deadline=cpu.due_deadline(game, engine),
         )
         transaction.on_commit(lambda: notify_change(change))
     return game
@@ -387,13 +397,13 @@ def do_create_game(
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
     seats = [
-        Seat(engine_seat, m.user_id, m.user.username, m.seat_index)
+        Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, cpu_level=m.cpu_level)
         for engine_seat, m in enumerate(seated)
     ]
     GamePlayer.objects.bulk_create(
         GamePlayer(
             game=game, seat=s.seat, room_seat_index=s.room_seat_index,
-            user_id=s.user_id, username=s.username,
+            user_id=s.user_id, username=s.username, cpu_level=s.cpu_level,
         )
         for s in seats
     )
@@ -550,9 +560,12 @@ def _expire_one(game_id: int, now: float, due_at: datetime | None) -> int:
 
 def _advance_locked(game: Game, now: float, reschedule_early: bool = False) -> Outcome | None:
     _relax_commit()
+    if cpu.is_due(game, now):
+        return cpu.run_due(game, now)
     engine = Engine.from_dict(game.state)
     deadline = engine.next_deadline
     if deadline is None or deadline > now:
+        deadline = cpu.due_deadline(game, engine)
         if reschedule_early and deadline is not None:
             # The ETA fired a little early: try again at the deadline itself.
             version = game.version
@@ -570,22 +583,23 @@ def do_save(
     game, and arrange the push and the next timeout for after the commit."""
     game.state = engine.to_dict()
     game.version += 1
-    game.next_deadline = to_datetime(engine.next_deadline)
     seats = _seats_of(game) if seats is None else seats
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
+    cpu.do_schedule(game, engine, seats, now)
     do_append_events(game, events)
     game.save(
         update_fields=[
-            "state", "version", "next_deadline", "status", "result", "finished_at", "event_count"
+            "state", "version", "next_deadline", "cpu_due", "status", "result", "finished_at",
+            "event_count",
         ]
     )
     if game.status != Game.Status.RUNNING:
         info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
     change = TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
-        room_info=info, deadline=engine.next_deadline,
+        room_info=info, deadline=cpu.due_deadline(game, engine),
     )
     transaction.on_commit(lambda: notify_change(change))
     return change
@@ -593,23 +607,31 @@ def do_save(
 
 def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
     """Settle (R11): deltas to GamePlayer (everyone) and Membership.points (those still
-    seated); the room's deck-out streak (R12.3); the result summary on the game."""
+    seated, CPU players alike); the room's deck-out streak (R12.3); the result summary
+    on the game."""
     result = engine.result
     summary = result.to_dict()
     deltas = list(summary["deltas"])
     summary["players"] = [s.to_dict() for s in seats]
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
-        if s.user_id is not None and deltas[s.seat]:
-            Membership.objects.filter(room_id=game.room_id, user_id=s.user_id).update(
-                points=F("points") + deltas[s.seat]
-            )
+        if deltas[s.seat] and (s.user_id is not None or s.cpu_level is not None):
+            _seat_membership(game, s).update(points=F("points") + deltas[s.seat])
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
     game.next_deadline = None
+
+
+def _seat_membership(game: Game, s: Seat) -> QuerySet[Membership]:
+    """The room membership that plays seat `s`: the user's, or the CPU on its room seat."""
+    if s.user_id is not None:
+        return Membership.objects.filter(room_id=game.room_id, user_id=s.user_id)
+    return Membership.objects.filter(
+        room_id=game.room_id, seat_index=s.room_seat_index, cpu_level__isnull=False
+    )
 
 
 def do_append_events(game: Game, events: list[Event]) -> None:
@@ -634,14 +656,16 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         if game.status != Game.Status.RUNNING:
             return game
         game.status = Game.Status.ABORTED
-        game.next_deadline = None
+        game.next_deadline = game.cpu_due = None
         game.finished_at = to_datetime(now)
         game.version += 1
         who = getattr(by, "username", None)
         events = [{"type": "aborted", "to": None, "seat": None, "by": who}]
         do_append_events(game, events)
         game.save(
-            update_fields=["status", "next_deadline", "finished_at", "version", "event_count"]
+            update_fields=[
+                "status", "next_deadline", "cpu_due", "finished_at", "version", "event_count"
+            ]
         )
         room = Room.objects.select_related("owner").get(pk=game.room_id)
         change = TableChange(

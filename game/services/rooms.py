@@ -27,6 +27,7 @@ from game.models import (
     MAX_TIMEOUT,
     MIN_SEATS,
     MIN_TIMEOUT,
+    CpuLevel,
     Game,
     Membership,
     Room,
@@ -260,7 +261,9 @@ def leave_room(room: Room, user: User) -> Room:
 
 
 def _pass_ownership_on(room: Room) -> None:
-    successor = room.memberships.order_by("joined_at", "pk").first()
+    # Only a person can own a room: CPU seats are passed over.
+    humans = room.memberships.filter(user__isnull=False)
+    successor = humans.order_by("joined_at", "pk").first()
     if successor is not None:
         room.owner_id = successor.user_id
 
@@ -323,6 +326,58 @@ def transfer_ownership(room: Room, by: User, user_id: int) -> Room:
         room.owner_id = user_id
         room.save(update_fields=["owner", "updated_at"])
     return room
+
+
+# -- CPU players ---------------------------------------------------------------------------
+
+
+def check_cpu_level(level: str) -> CpuLevel:
+    if level not in CpuLevel.values:
+        raise RoomError(_("Choose a CPU level: easy, normal or strong."), field="level")
+    return CpuLevel(level)
+
+
+def check_can_change_cpu(room: Room, by: AbstractBaseUser | AnonymousUser) -> None:
+    """The owner seats and unseats CPU players, between games only (a running game maps
+    its players to room seats)."""
+    check_owner(room, by)
+    _check_no_game(room, _("CPU players can only join or leave between games."))
+
+
+def add_cpu(room: Room, by: User, seat_index: int, level: str) -> Membership:
+    """The owner puts a CPU player of `level` on the free seat `seat_index`."""
+    level = check_cpu_level(level)
+    with transaction.atomic():
+        room = _lock(room)
+        check_can_change_cpu(room, by)
+        if not 0 <= seat_index < room.seat_count:
+            raise RoomError(_("This room has no such seat."))
+        membership = do_seat_cpu(room, seat_index, level)
+        room.save(update_fields=["updated_at"])  # _lock pushes the new panel on commit
+    return membership
+
+
+def do_seat_cpu(room: Room, seat_index: int, level: str) -> Membership:
+    """Under the room lock: a CPU membership on a seat that must be free."""
+    try:
+        with transaction.atomic():  # a savepoint: a lost race for the seat is not fatal
+            return Membership.objects.create(room=room, cpu_level=level, seat_index=seat_index)
+    except IntegrityError as exc:
+        raise RoomError(_("Someone already sits on that seat.")) from exc
+
+
+def remove_cpu(room: Room, by: User, seat_index: int) -> Room:
+    """The owner takes the CPU player off `seat_index`."""
+    with transaction.atomic():
+        room = _lock(room)
+        check_can_change_cpu(room, by)
+        cpu = room.memberships.filter(seat_index=seat_index, cpu_level__isnull=False).first()
+        if cpu is None:
+            raise RoomError(_("No CPU player sits on that seat."))
+        cpu.delete()
+        room.save(update_fields=["updated_at"])  # _lock pushes the new panel on commit
+    return room
+
 
 
 def reset_deck_out_streak(room: Room) -> Room:

@@ -1,0 +1,75 @@
+"""What every policy shares: the interface, a per-decision generator, action helpers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from .knowledge import Event, View, color_of
+
+Action = dict[str, Any]
+
+
+class Policy(Protocol):
+    """A CPU player. ``act`` is a pure function of the policy's level and seed and of its
+    arguments: the same inputs always give the same answer, whatever object answers.
+
+    ``view`` is exactly ``engine.view(seat)``; ``events`` are the events whose ``to`` is
+    that seat or ``None`` since the game began (the service layer's ``start`` first).
+    The answer is one element of ``view["legal_actions"]``, or ``None`` to wait.
+    """
+
+    level: str
+    seed: int
+
+    def act(self, view: View, events: Sequence[Event]) -> Action | None: ...
+
+
+def decision_rng(level: str, seed: int, view: View, events: Sequence[Event]) -> random.Random:
+    """A generator for one decision, fixed by the inputs (str seeds hash with SHA-512, so
+    it is the same in every process whatever PYTHONHASHSEED is)."""
+    key = (f"{level}:{seed}:{view.get('seat')}:{len(events)}:{view.get('phase')}:"
+           f"{view.get('turn')}:{view.get('deck_count')}:{len(view.get('hand') or [])}")
+    return random.Random(key)
+
+
+def find(legal: Sequence[Action], kind: str) -> Action | None:
+    """The listed action of this type (draw, pass, dobon, return, decline), if any."""
+    for action in legal:
+        if action["type"] == kind:
+            return action
+    return None
+
+
+def plays(legal: Sequence[Action]) -> list[Action]:
+    """The listed plays."""
+    return [a for a in legal if a["type"] == "play"]
+
+
+def without(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
+    """The hand after putting ``cards`` down."""
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return rest
+
+
+def sure_win(legal: Sequence[Action]) -> Action | None:
+    """A return (R10) is always worth taking: the declarers pay instead of us (R11.3)."""
+    return find(legal, "return")
+
+
+def colour_by_hand(legal: Sequence[Action], hand: Sequence[str],
+                   weights: Mapping[str, float] | None = None) -> Action | None:
+    """R6: the colour this seat holds most of (number cards weigh a little more, as they
+    are what it goes out with); ``None`` when no colour choice is listed."""
+    choices = [a for a in legal if a["type"] == "color"]
+    if not choices:
+        return None
+    held: dict[str, float] = {}
+    for card in hand:
+        colour = color_of(card)
+        if colour is not None:
+            held[colour] = held.get(colour, 0.0) + (weights or {}).get(card, 1.0)
+    return max(choices, key=lambda a: held.get(a["color"], 0.0))

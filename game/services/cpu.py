@@ -1,0 +1,252 @@
+"""CPU players at a live table: when they act, what they see, how their moves go in.
+
+A CPU seat has no login and no socket. It acts through the same locked path as a
+person's move (`play._apply`, then `play.do_save`), and it is woken by the same
+deadline machinery as the R14 timeouts, so there are no extra threads or processes and
+nothing sleeps in a request:
+
+- After every saved change, each CPU seat that may act now gets a human-like delay
+  (`DELAY_TURN`; `DELAY_CHANCE`, shorter, for cut-ins, dobons and returns so that it can
+  take a chance before the window closes). The earliest becomes `Game.cpu_due`, and
+  `Game.next_deadline` is the earlier of that and the engine's own deadline.
+- The sweep (`play.expire_due_games`) and the ETA task (`play.expire_game`) find the game
+  due and, under the row lock, call `run_due`: due timeouts first (`advance(now)`), then
+  the CPU seats in the order of their delays ask their policy; the first action one
+  returns is applied and saved as the next version, which plans the next CPU move.
+- A policy that raises, answers too slowly or answers something illegal is logged and
+  ignored for that version: the seat's R14 timeout then plays for it. A policy that
+  answers None (wait) is not asked again until the table changes.
+
+Delays and policy seeds come from the game and its version, so a replay is identical.
+A policy sees only what that seat's player would: `engine.view(seat)` and the logged
+events whose `to` is that seat or nobody (game/bots).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from game.models import Game, GameEvent, Room, cpu_display_name
+from game.rules import Game as Engine
+from game.services import play, rooms
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from game.services.play import Outcome, Seat
+
+log = logging.getLogger(__name__)
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+# Seconds a CPU "thinks" before acting (times DOBON_CPU_DELAY_PERCENT / 100).
+DELAY_TURN = (0.6, 2.0)
+DELAY_CHANCE = (0.3, 0.8)
+# A policy slower than this (wall time) is treated as failed: its timeout plays for it.
+POLICY_TIME_LIMIT = 0.5
+CHANCE_ACTIONS = frozenset({"dobon", "return"})
+
+
+class Policy(Protocol):
+    def act(self, view: dict[str, Any], events: list[dict[str, Any]]) -> Action | None: ...
+
+
+PolicyFactory = Callable[[str, int], Policy]
+
+
+def bots_policy(level: str, seed: int) -> Policy:
+    from game.bots import policy  # Django-free; imported when a CPU first acts
+
+    result: Policy = policy(level, seed)
+    return result
+
+
+# The seam through which a CPU seat gets its policy. Tests put a failing or slow factory
+# here to prove the fallback; everything else uses the bots.
+policy_factory: PolicyFactory = bots_policy
+
+
+def cpu_name(level: str, seat_index: int) -> str:
+    """A CPU seat's name in the data every client shares (the site's language)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return cpu_display_name(level, seat_index)
+
+
+# -- planning: who acts next, and when ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CpuTurn:
+    seat: int
+    level: str
+    delay: float
+
+
+def planned_turns(game: Game, engine: Engine, seats: Iterable[Seat]) -> list[CpuTurn]:
+    """The CPU seats that may act in this version, soonest first, each with its delay.
+
+    Deterministic: the delays come from the game and its version."""
+    cpu_seats = [(s.seat, s.cpu_level) for s in seats if s.cpu_level is not None]
+    if not cpu_seats or engine.phase == "finished":
+        return []
+    rng = random.Random(f"{game.pk}:{game.version}")
+    scale = settings.DOBON_CPU_DELAY_PERCENT / 100
+    turns = []
+    for seat, level in cpu_seats:
+        legal = engine.legal_actions(seat)
+        if not legal:
+            continue
+        low, high = DELAY_CHANCE if _is_chance(engine, seat, legal) else DELAY_TURN
+        turns.append(CpuTurn(seat, level, rng.uniform(low, high) * scale))
+    return sorted(turns, key=lambda t: (t.delay, t.seat))
+
+
+def _is_chance(engine: Engine, seat: int, legal: list[Action]) -> bool:
+    """A cut-in, dobon or return: a window that closes, so the CPU answers quickly."""
+    if seat not in (engine.turn, engine.chooser):
+        return True
+    return any(a["type"] in CHANCE_ACTIONS for a in legal)
+
+
+def do_schedule(game: Game, engine: Engine, seats: Iterable[Seat], now: float) -> None:
+    """Set `cpu_due` for the version about to be saved and fold it into `next_deadline`.
+    The caller saves both fields."""
+    running = game.status == Game.Status.RUNNING
+    turns = planned_turns(game, engine, seats) if running else []
+    game.cpu_due = play.to_datetime(now + turns[0].delay) if turns else None
+    game.next_deadline = earliest(engine.next_deadline if running else None, game.cpu_due)
+
+
+def earliest(deadline: float | None, cpu_due: datetime | None) -> datetime | None:
+    moments = [m for m in (play.to_datetime(deadline), cpu_due) if m is not None]
+    return min(moments) if moments else None
+
+
+def is_due(game: Game, now: float) -> bool:
+    return game.cpu_due is not None and game.cpu_due.timestamp() <= now
+
+
+def due_deadline(game: Game, engine: Engine) -> float | None:
+    """The earliest moment anything is due in `game`: a CPU move or an engine clock."""
+    moment = earliest(engine.next_deadline, game.cpu_due)
+    return None if moment is None else moment.timestamp()
+
+
+# -- acting -------------------------------------------------------------------------------------
+
+
+def run_due(game: Game, now: float) -> Outcome | None:
+    """Under the game's row lock: due timeouts, then the first CPU move a policy makes.
+
+    When nothing changed (every CPU chose to wait, or failed), only `cpu_due` is
+    cleared: this version's CPUs are not asked again, and the engine's clock goes on."""
+    engine = Engine.from_dict(game.state)
+    seats = play._seats_of(game)
+    events = engine.advance(now)
+    if engine.phase != "finished":
+        events += _first_cpu_move(game, engine, seats, events, now)
+    if not events:
+        do_clear_due(game, engine)
+        return None
+    change = play.do_save(game, engine, events, now, seats)
+    finished = change.status != Game.Status.RUNNING
+    return play.Outcome(game.pk, change.version, change.events, finished)
+
+
+def do_clear_due(game: Game, engine: Engine) -> None:
+    game.cpu_due = None
+    game.next_deadline = play.to_datetime(engine.next_deadline)
+    game.save(update_fields=["cpu_due", "next_deadline"])
+    game_id, version, deadline = game.pk, game.version, engine.next_deadline
+    transaction.on_commit(lambda: play.schedule_expiry_soon(game_id, version, deadline))
+
+
+def _first_cpu_move(
+    game: Game, engine: Engine, seats: list[Seat], fresh: list[Event], now: float
+) -> list[Event]:
+    turns = planned_turns(game, engine, seats)
+    if not turns:
+        return []
+    logged = events_for_seats(game, [t.seat for t in turns])
+    for turn in turns:
+        seen = logged[turn.seat] + [e for e in fresh if e.get("to") in (None, turn.seat)]
+        action = ask_policy(game, turn, engine.view(turn.seat), seen)
+        if action is None:
+            continue
+        try:
+            return play._apply(engine, turn.seat, action, now)
+        except play.PlayError as exc:  # the engine refused: a policy bug, logged
+            log.error("CPU %s in game %s seat %s played %r: refused (%s)",
+                      turn.level, game.pk, turn.seat, action, exc.code)
+    return []
+
+
+def events_for_seats(game: Game, seats: list[int]) -> dict[int, list[Event]]:
+    """Each seat's events since the game began (`to` is nobody or that seat): one query."""
+    rows = (
+        GameEvent.objects.filter(game=game)
+        .filter(Q(to_seat__isnull=True) | Q(to_seat__in=seats))
+        .order_by("seq")
+        .values_list("to_seat", "data")
+    )
+    by_seat: dict[int, list[Event]] = {seat: [] for seat in seats}
+    for to_seat, data in rows:
+        for seat in seats if to_seat is None else [to_seat]:
+            by_seat[seat].append(data)
+    return by_seat
+
+
+def ask_policy(
+    game: Game, turn: CpuTurn, view: dict[str, Any], events: list[Event]
+) -> Action | None:
+    """The policy's action if it is one of the legal actions and came in time, else None
+    (logged): the seat's R14 timeout then plays for it."""
+    seed = random.Random(f"{game.pk}:{game.version}:{turn.seat}").getrandbits(63)
+    started = time.perf_counter()
+    try:
+        action = policy_factory(turn.level, seed).act(view, events)
+    except Exception:
+        log.exception("CPU policy %s failed in game %s seat %s", turn.level, game.pk, turn.seat)
+        return None
+    elapsed = time.perf_counter() - started
+    if elapsed > POLICY_TIME_LIMIT:
+        log.error("CPU policy %s took %.3f s in game %s seat %s; its timeout plays for it",
+                  turn.level, elapsed, game.pk, turn.seat)
+        return None
+    if action is not None and action not in view["legal_actions"]:
+        log.error("CPU policy %s answered %r, not a legal action, in game %s seat %s",
+                  turn.level, action, game.pk, turn.seat)
+        return None
+    return action
+
+
+# -- one click to play alone ---------------------------------------------------------------------
+
+SOLO_SEATS = 4
+ROOM_NAME_LENGTH = Room._meta.get_field("name").max_length or 60
+
+
+def start_game_against_cpus(user: User, level: str, now: float | None = None) -> Game:
+    """A private room with `user` and three CPU players of `level`, and its first game
+    started: from the lobby to the first card in one transaction."""
+    level = rooms.check_cpu_level(level)
+    name = _("%(name)s vs CPU") % {"name": user.username}
+    with transaction.atomic():
+        room = rooms.create_room(
+            user, name=name[:ROOM_NAME_LENGTH], seat_count=SOLO_SEATS, is_public=False
+        )
+        for index in range(1, SOLO_SEATS):
+            rooms.do_seat_cpu(room, index, level)
+        return play.start_game(room, user, now=now)
