@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 from game.models import Membership
 
 
@@ -25,3 +25,14 @@ class UserAdmin(DjangoUserAdmin):
     search_fields = ["username", "email", "first_name", "last_name"]
     ordering = ["-date_joined"]
     inlines = [SeatInline]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens by owner; the key is never stored, so it cannot be shown here either."""
+
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["name", "user__username", "prefix"]
+    readonly_fields = ["key_hash", "prefix", "created_at", "last_used_at"]
+    autocomplete_fields = ["user"]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.forms import SignupForm
 from accounts.models import User
+from game import selectors
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -77,4 +78,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         .distinct()
         .order_by("joined_at")
     )
-    return render(request, "accounts/profile.html", {"player": player, "seats": seats})
+    context = {"player": player, "seats": seats}
+    context.update(selectors.profile_context(player, request.user))  # match history
+    return render(request, "accounts/profile.html", context)

@@ -15,16 +15,21 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from accounts.token_auth import BearerRouter, TokenAuthMiddleware  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from game.scheduler import StartSchedulerMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # Program clients (Authorization: Bearer) sign in by token, without the origin
+        # check or a session; browsers by session cookie (accounts/token_auth.py).
+        "websocket": BearerRouter(
+            CookieMiddleware(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))),
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         ),
     }
 )

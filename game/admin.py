@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from game.admin_history import HistoryEventAdminMixin, HistoryGameAdminMixin
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.services import rooms
 
@@ -86,7 +87,7 @@ class GamePlayerInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(HistoryGameAdminMixin, admin.ModelAdmin):
     list_display = [
         "__str__",
         "room",
@@ -165,7 +166,7 @@ class GamePlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(HistoryEventAdminMixin, admin.ModelAdmin):
     """The event log is history: readable, never edited."""
 
     list_display = ["game", "seq", "version", "kind", "to_seat", "created_at"]

@@ -124,6 +124,9 @@ class Membership(models.Model):
         _("seat"), validators=[MaxValueValidator(MAX_SEATS - 1)]
     )
     points = models.IntegerField(_("points in this room"), default=0)
+    # Open token-client sockets of this member in this room: while above 0 the seat
+    # plays as a program (`kind: "program"`, a match's program timeout applies).
+    program_sockets = models.PositiveSmallIntegerField(_("program connections"), default=0)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
 
     class Meta:
@@ -163,6 +166,9 @@ class Game(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(_("game number"))
     state = models.JSONField(_("engine state"))
+    # The engine state at version 0 (the deal and first card): replays start here and
+    # re-apply each version's input (GameEvent.step), because `state` is overwritten.
+    initial_state = models.JSONField(_("initial engine state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
     # Events logged so far: the next event's seq, kept on the locked row so appending
     # events costs no extra query per move.
@@ -175,6 +181,10 @@ class Game(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )
     rate = models.PositiveIntegerField(_("rate"), default=1)
+    # The match this game belongs to (game/match_models.py), if any.
+    match = models.ForeignKey(
+        "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
     result = models.JSONField(_("result"), null=True, blank=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -197,6 +207,9 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game:game", kwargs={"game_id": self.pk})
 
     @property
     def is_running(self) -> bool:
@@ -221,11 +234,19 @@ class GamePlayer(models.Model):
         _("CPU level"), max_length=8, choices=CpuLevel.choices, null=True, blank=True
     )
     delta = models.IntegerField(_("points won or lost"), null=True, blank=True)
+    # Set when the game finishes (game/services/history.py): this user's n-th finished
+    # game and their net points after it, so a profile's chart samples rows by index.
+    user_game_number = models.PositiveIntegerField(_("user's game number"), null=True, blank=True)
+    user_net_after = models.IntegerField(_("user's net points after"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game player")
         verbose_name_plural = _("game players")
         ordering = ["game", "seat"]
+        indexes = [
+            models.Index(fields=["user", "game"], name="gameplayer_user_game"),
+            models.Index(fields=["user", "user_game_number"], name="gameplayer_user_number"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_game_seat"),
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user_per_game"),
@@ -248,6 +269,9 @@ class GameEvent(models.Model):
     version = models.PositiveIntegerField(_("game version"))
     to_seat = models.SmallIntegerField(_("only for seat"), null=True, blank=True)
     data = models.JSONField(_("event"))
+    # On the first event of each version: the input that made the version, for replays
+    # ({"now": t} for timeouts, plus "seat" and "action" for a player's action).
+    step = models.JSONField(_("replay input"), null=True, blank=True)
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:
@@ -261,3 +285,9 @@ class GameEvent(models.Model):
     def __str__(self) -> str:
         kind: Any = self.data.get("type") if isinstance(self.data, dict) else "?"
         return f"{self.game} #{self.seq} {kind}"
+
+
+# The match-history aggregates (kept up to date when a game finishes) live in their own
+# module; importing it here registers them with the game app.
+from game.history_models import DobonTally, PlayerStats, RoomStanding  # noqa: E402, F401
+from game.match_models import Match  # noqa: E402, F401

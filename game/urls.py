@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path
 
-from game import urls_play, views, views_cpu
+from game import urls_history, urls_play, views, views_cpu
 
 app_name = "game"
 urlpatterns: list[URLPattern] = [
@@ -31,3 +31,4 @@ urlpatterns: list[URLPattern] = [
     path("join/<str:code>/", views.join_by_invite, name="join"),
 ]
 urlpatterns += urls_play.urlpatterns
+urlpatterns += urls_history.urlpatterns

@@ -155,12 +155,16 @@ def run_due(game: Game, now: float) -> Outcome | None:
     engine = Engine.from_dict(game.state)
     seats = play._seats_of(game)
     events = engine.advance(now)
+    step: dict[str, Any] = {"now": now}  # the version's input, for replays (history)
     if engine.phase != "finished":
-        events += _first_cpu_move(game, engine, seats, events, now)
+        move = _first_cpu_move(game, engine, seats, events, now)
+        if move is not None:
+            step = {"now": now, "seat": move.seat, "action": move.action}
+            events += move.events
     if not events:
         do_clear_due(game, engine)
         return None
-    change = play.do_save(game, engine, events, now, seats)
+    change = play.do_save(game, engine, events, now, seats, step=step)
     finished = change.status != Game.Status.RUNNING
     return play.Outcome(game.pk, change.version, change.events, finished)
 
@@ -173,12 +177,19 @@ def do_clear_due(game: Game, engine: Engine) -> None:
     transaction.on_commit(lambda: play.schedule_expiry_soon(game_id, version, deadline))
 
 
+@dataclass(frozen=True)
+class CpuMove:
+    seat: int
+    action: Action
+    events: list[Event]
+
+
 def _first_cpu_move(
     game: Game, engine: Engine, seats: list[Seat], fresh: list[Event], now: float
-) -> list[Event]:
+) -> CpuMove | None:
     turns = planned_turns(game, engine, seats)
     if not turns:
-        return []
+        return None
     logged = events_for_seats(game, [t.seat for t in turns])
     for turn in turns:
         seen = logged[turn.seat] + [e for e in fresh if e.get("to") in (None, turn.seat)]
@@ -186,11 +197,11 @@ def _first_cpu_move(
         if action is None:
             continue
         try:
-            return play._apply(engine, turn.seat, action, now)
+            return CpuMove(turn.seat, action, play._apply(engine, turn.seat, action, now))
         except play.PlayError as exc:  # the engine refused: a policy bug, logged
             log.error("CPU %s in game %s seat %s played %r: refused (%s)",
                       turn.level, game.pk, turn.seat, action, exc.code)
-    return []
+    return None
 
 
 def events_for_seats(game: Game, seats: list[int]) -> dict[int, list[Event]]:

@@ -26,6 +26,7 @@ from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
 log = logging.getLogger(__name__)
 
 HUMAN = "human"
+PROGRAM = "program"  # a person's seat played by a token client (game/services/programs.py)
 
 
 def room_group(room_id: int) -> str:
@@ -58,7 +59,9 @@ def member_dict(membership: Membership) -> dict[str, Any]:
         "index": membership.seat_index,
         "username": member_name(membership),
         "points": membership.points,
-        **player_kind(membership.cpu_level),
+        **player_kind(
+            membership.cpu_level, PROGRAM if membership.program_sockets > 0 else HUMAN
+        ),
     }
 
 

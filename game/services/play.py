@@ -41,7 +41,7 @@ from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import cpu, panel, rooms
+from game.services import cpu, history, panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -158,15 +158,19 @@ def _seats_of(game: Game) -> list[Seat]:
     )
     rows = (
         game.players.order_by("seat")
-        .annotate(present=Exists(seated), cpu_present=Exists(cpu_there))
+        .annotate(
+            present=Exists(seated), cpu_present=Exists(cpu_there),
+            program=Exists(seated.filter(program_sockets__gt=0)),  # game/services/programs.py
+        )
         .values_list(
             "seat", "user_id", "username", "room_seat_index", "present", "cpu_present",
-            "cpu_level",
+            "cpu_level", "program",
         )
     )
     return [
-        Seat(seat, user_id, name, index, present or (level is not None and cpu_present), level)
-        for seat, user_id, name, index, present, cpu_present, level in rows
+        Seat(seat, user_id, name, index, present or (level is not None and cpu_present), level,
+             panel.PROGRAM if program else panel.HUMAN)
+        for seat, user_id, name, index, present, cpu_present, level, program in rows
     ]
 
 
@@ -383,12 +387,14 @@ def do_create_game(
     room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine
 ) -> tuple[Game, list[Seat]]:
     number = (room.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    state = engine.to_dict()
     try:
         with transaction.atomic():
             game = Game.objects.create(
                 room=room,
                 number=number,
-                state=engine.to_dict(),
+                state=state,
+                initial_state=state,
                 version=0,
                 next_deadline=to_datetime(engine.next_deadline),
                 rate=engine.rate,
@@ -397,7 +403,8 @@ def do_create_game(
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
     seats = [
-        Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, cpu_level=m.cpu_level)
+        Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, cpu_level=m.cpu_level,
+             kind=panel.PROGRAM if m.program_sockets > 0 else panel.HUMAN)
         for engine_seat, m in enumerate(seated)
     ]
     GamePlayer.objects.bulk_create(
@@ -473,7 +480,8 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     engine = Engine.from_dict(game.state)
     events = engine.advance(now)
     events += _apply(engine, seat, action, now)
-    change = do_save(game, engine, events, now, seats)
+    step = {"now": now, "seat": seat, "action": action}
+    change = do_save(game, engine, events, now, seats, step=step)
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
@@ -572,15 +580,21 @@ def _advance_locked(game: Game, now: float, reschedule_early: bool = False) -> O
             transaction.on_commit(lambda: schedule_expiry_soon(game.pk, version, deadline))
         return None
     events = engine.advance(now)
-    change = do_save(game, engine, events, now)
+    change = do_save(game, engine, events, now, step={"now": now})
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
 def do_save(
-    game: Game, engine: Engine, events: list[Event], now: float, seats: list[Seat] | None = None
+    game: Game,
+    engine: Engine,
+    events: list[Event],
+    now: float,
+    seats: list[Seat] | None = None,
+    step: dict[str, Any] | None = None,
 ) -> TableChange:
-    """Save the engine state as the next version, log the events, settle a finished
-    game, and arrange the push and the next timeout for after the commit."""
+    """Save the engine state as the next version, log the events (with `step`, the
+    input that made them, for replays), settle a finished game, and arrange the push
+    and the next timeout for after the commit."""
     game.state = engine.to_dict()
     game.version += 1
     seats = _seats_of(game) if seats is None else seats
@@ -588,7 +602,7 @@ def do_save(
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
     cpu.do_schedule(game, engine, seats, now)
-    do_append_events(game, events)
+    do_append_events(game, events, step)
     game.save(
         update_fields=[
             "state", "version", "next_deadline", "cpu_due", "status", "result", "finished_at",
@@ -619,6 +633,7 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
             _seat_membership(game, s).update(points=F("points") + deltas[s.seat])
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
+    history.record_finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
@@ -634,15 +649,21 @@ def _seat_membership(game: Game, s: Seat) -> QuerySet[Membership]:
     )
 
 
-def do_append_events(game: Game, events: list[Event]) -> None:
-    """Append `events` at `game.version`, with sequence numbers that never skip.
+def do_append_events(
+    game: Game, events: list[Event], step: dict[str, Any] | None = None
+) -> None:
+    """Append `events` at `game.version`, with sequence numbers that never skip; the
+    version's first row carries `step` (its input) for replays.
 
     Under the game's row lock; the caller saves `game.event_count` with the game."""
     if not events:
         return
     start = game.event_count
     GameEvent.objects.bulk_create(
-        GameEvent(game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e)
+        GameEvent(
+            game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e,
+            step=step if i == 0 else None,
+        )
         for i, e in enumerate(events)
     )
     game.event_count = start + len(events)

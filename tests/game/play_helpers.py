@@ -53,7 +53,9 @@ def set_position(game: Game, engine: Engine) -> Game:
     game.state = engine.to_dict()
     game.next_deadline = play.to_datetime(engine.next_deadline)
     game.rate = engine.rate
-    game.save(update_fields=["state", "next_deadline", "rate"])
+    if game.version == 0:  # a replay starts from the position, as from a real deal
+        game.initial_state = game.state
+    game.save(update_fields=["state", "next_deadline", "rate", "initial_state"])
     return game
 
 

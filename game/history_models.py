@@ -1,0 +1,124 @@
+"""Match-history aggregates, kept up to date in the transaction that finishes a game.
+
+The history pages read these instead of adding up thousands of games per request
+(game/services/history.py writes them, game/selectors.py reads them):
+
+- `RoomStanding`: one line per player who ever finished a game in a room (past members
+  keep theirs), with points, games, wins by kind, times dobon'd and deck-outs.
+- `PlayerStats`: the same per registered user over every room, plus the best game and
+  points per game for the leaderboard. CPU players have none.
+- `DobonTally`: who dobon'd whom in a room (declarer × target), with counts and points.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Counters(models.Model):
+    """What a standings line and a profile both count (RULES.md R8–R12)."""
+
+    games = models.PositiveIntegerField(_("games"), default=0)
+    points = models.IntegerField(_("points"), default=0)
+    wins_agari = models.PositiveIntegerField(_("wins by going out"), default=0)
+    wins_dobon = models.PositiveIntegerField(_("wins by dobon"), default=0)
+    wins_return = models.PositiveIntegerField(_("wins by dobon return"), default=0)
+    dobonned = models.PositiveIntegerField(_("times dobon'd"), default=0)
+    deck_outs = models.PositiveIntegerField(_("deck-outs"), default=0)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def wins(self) -> int:
+        return self.wins_agari + self.wins_dobon + self.wins_return
+
+    def wins_by_kind(self) -> dict[str, int]:
+        return {"agari": self.wins_agari, "dobon": self.wins_dobon, "return": self.wins_return}
+
+
+class RoomStanding(Counters):
+    """A player's line in a room: a user, or a CPU player (no user) known by its name."""
+
+    room = models.ForeignKey("game.Room", on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="room_standings",
+    )
+    name = models.CharField(_("name"), max_length=150)
+    is_cpu = models.BooleanField(_("CPU player"), default=False)
+    last_game = models.ForeignKey(
+        "game.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("room standing")
+        verbose_name_plural = _("room standings")
+        ordering = ["room", "-points", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "user"], condition=Q(user__isnull=False),
+                name="one_standing_per_user_per_room",
+            ),
+            models.UniqueConstraint(
+                fields=["room", "name"], condition=Q(user__isnull=True),
+                name="one_standing_per_cpu_name_per_room",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.room_id}: {self.points}"
+
+
+class PlayerStats(Counters):
+    """A registered player's totals over every room (the profile and the leaderboard)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+        related_name="stats",
+    )
+    points_per_game = models.FloatField(_("points per game"), default=0.0)
+    best_delta = models.IntegerField(_("best game's points"), null=True, blank=True)
+    best_game = models.ForeignKey(
+        "game.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("player statistics")
+        verbose_name_plural = _("player statistics")
+        indexes = [
+            models.Index(fields=["-points_per_game", "-games"], name="playerstats_ranking"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.games} games, {self.points} points"
+
+
+class DobonTally(models.Model):
+    """How often `declarer` dobon'd `target` in a room, and the points that changed
+    hands between them (positive: the target paid; negative: the target returned it)."""
+
+    room = models.ForeignKey("game.Room", on_delete=models.CASCADE, related_name="dobon_tallies")
+    declarer = models.ForeignKey(RoomStanding, on_delete=models.CASCADE, related_name="+")
+    target = models.ForeignKey(RoomStanding, on_delete=models.CASCADE, related_name="+")
+    count = models.PositiveIntegerField(_("dobons"), default=0)
+    returned = models.PositiveIntegerField(_("returned"), default=0)
+    points = models.IntegerField(_("points"), default=0)
+
+    class Meta:
+        verbose_name = _("dobon tally")
+        verbose_name_plural = _("dobon tallies")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["declarer", "target"], name="one_tally_per_declarer_target"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.declarer_id} → {self.target_id}: {self.count}"

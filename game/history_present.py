@@ -1,0 +1,296 @@
+"""Words for the history pages: the settlement's arithmetic (R11) and each event of
+the timeline, in the reader's language. Pure functions of the stored log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from game.models import Game, GamePlayer
+from game.replay import Frame
+
+RESULT_KINDS = {
+    "agari": gettext_lazy("going out"),
+    "dobon": gettext_lazy("dobon"),
+    "return": gettext_lazy("dobon return"),
+    "deck_out": gettext_lazy("deck-out"),
+    "aborted": gettext_lazy("aborted"),
+}
+COLOR_NAMES = {
+    "R": gettext_lazy("red"), "B": gettext_lazy("blue"),
+    "G": gettext_lazy("green"), "Y": gettext_lazy("yellow"),
+}
+TIMEOUT_ACTIONS = {
+    "draw_pass": gettext_lazy("draws and passes"),
+    "pass": gettext_lazy("passes"),
+    "color": gettext_lazy("gets a random colour"),
+    "take": gettext_lazy("takes the stack"),
+}
+CHANCE_KINDS = {
+    "cut_in": gettext_lazy("cut in"),
+    "dobon": gettext_lazy("dobon"),
+    "return": gettext_lazy("return the dobon"),
+}
+# Clock events say when a deadline starts; the timeline shows what players did.
+QUIET = {"turn", "choose", "drawn"}
+
+
+def result_kind(game: Game) -> str:
+    if game.status == Game.Status.ABORTED or not game.result:
+        return "aborted"
+    return str(game.result["kind"])
+
+
+def result_label(game: Game) -> str:
+    return str(RESULT_KINDS.get(result_kind(game), result_kind(game)))
+
+
+def names_of(players: list[GamePlayer]) -> list[str]:
+    names = [""] * (max((p.seat for p in players), default=-1) + 1)
+    for p in players:
+        names[p.seat] = p.username
+    return names
+
+
+def winners_of(game: Game, names: list[str]) -> list[str]:
+    if not game.result:
+        return []
+    return [names[s] for s in game.result["winners"] if s < len(names)]
+
+
+# -- settlement -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SettlementSeat:
+    seat: int
+    name: str
+    is_cpu: bool
+    hand: list[str]
+    hand_points: int
+    delta: int
+    winner: bool
+    dobonned: bool
+
+
+@dataclass(frozen=True)
+class Settlement:
+    kind: str
+    label: str
+    rate: int
+    seats: list[SettlementSeat]
+    payments: list[tuple[str, str, int]]
+    sums: list[str]  # R11's arithmetic, one line each
+
+
+def settlement_of(
+    game: Game, players: list[GamePlayer], events: list[dict[str, Any]]
+) -> Settlement | None:
+    """The final hands, payments and R11's worked sums of a finished game."""
+    result = game.result
+    if game.status != Game.Status.FINISHED or not result:
+        return None
+    names = names_of(players)
+    finished = next((e for e in reversed(events) if e.get("type") == "finished"), {})
+    hands = finished.get("hands") or [[] for _ in names]
+    target = next((e.get("target") for e in events if e.get("type") == "dobon"), None)
+    seats = [
+        SettlementSeat(
+            seat=p.seat, name=p.username, is_cpu=p.user_id is None,
+            hand=list(hands[p.seat]) if p.seat < len(hands) else [],
+            hand_points=int(result["hand_points"][p.seat]),
+            delta=int(result["deltas"][p.seat]),
+            winner=p.seat in result["winners"],
+            dobonned=result["kind"] == "dobon" and p.seat == target,
+        )
+        for p in players
+    ]
+    payments = [(names[a], names[b], int(pts)) for a, b, pts in result["payments"]]
+    return Settlement(
+        result["kind"], str(RESULT_KINDS.get(result["kind"], "")), int(result["rate"]),
+        seats, payments, worked_sums(result, names, target),
+    )
+
+
+def worked_sums(result: dict[str, Any], names: list[str], target: int | None) -> list[str]:
+    """RULES.md R11 written out with this game's numbers."""
+    kind, rate, points = result["kind"], int(result["rate"]), result["hand_points"]
+    if kind == "deck_out":
+        return [_("Deck-out (R12.2): no points change hands.")]
+    if kind == "agari":
+        winner = names[result["winners"][0]]
+        return [
+            _("%(payer)s pays %(winner)s: %(points)d × %(rate)d = %(total)d")
+            % {"payer": names[s], "winner": winner, "points": p, "rate": rate, "total": p * rate}
+            for s, p in enumerate(points)
+            if s != result["winners"][0]
+        ]
+    total = sum(points)
+    terms = " + ".join(str(p) for p in points)
+    lines = [_("T = %(terms)s = %(total)d (every hand; the dobon'd play counted back)")
+             % {"terms": terms, "total": total}]
+    who = names[target] if target is not None else "?"
+    for seat in ([] if kind == "return" else result["winners"]):
+        lines.append(_("%(target)s pays %(declarer)s: T × %(rate)d = %(amount)d")
+                     % {"target": who, "declarer": names[seat], "rate": rate,
+                        "amount": total * rate})
+    if kind == "return":
+        for payer, _payee, amount in result["payments"]:
+            lines.append(_("%(declarer)s pays %(returner)s: T × %(rate)d = %(amount)d")
+                         % {"declarer": names[payer], "returner": who, "rate": rate,
+                            "amount": amount})
+    return lines
+
+
+# -- timeline ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One readable line of the timeline; `cards` are shown as cards after the text."""
+
+    seat: int | None
+    text: str
+    cards: list[str]
+    kind: str
+    quiet: bool = False
+
+
+def describe(event: dict[str, Any], names: list[str], before: dict[str, Any] | None) -> Line | None:
+    """A line for `event`, or None for clock events. `before` is the table before the
+    event's frame (to tell a stack from a plain play)."""
+    kind = event.get("type", "")
+    if kind in QUIET:
+        return None
+    seat = event.get("seat")
+    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+    describer = _DESCRIBERS.get(kind)
+    if describer is None:
+        return Line(seat, kind, [], kind, quiet=True)
+    return describer(event, name, names, before)
+
+
+def _play(e: dict[str, Any], name: str, names: list[str], before: dict[str, Any] | None) -> Line:
+    cards = list(e.get("cards", []))
+    stacking = bool(before and before.get("pending_draw")) and not e.get("cut_in")
+    if e.get("cut_in"):
+        text = _("%(name)s cuts in (%(points)d points)")
+    elif stacking:
+        text = _("%(name)s stacks (%(points)d points)")
+    else:
+        text = _("%(name)s plays (%(points)d points)")
+    kind = "cut_in" if e.get("cut_in") else ("stack" if stacking else "play")
+    return Line(e.get("seat"), text % {"name": name, "points": e.get("points", 0)}, cards, kind)
+
+
+def _simple(text: Any, kind: str, quiet: bool = False) -> Any:
+    def line(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+        return Line(e.get("seat"), str(text) % {"name": name, "count": e.get("count", 0)}, [],
+                    kind, quiet)
+    return line
+
+
+def _color(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    colour = COLOR_NAMES.get(e.get("color", ""), e.get("color", ""))
+    return Line(e.get("seat"), _("%(name)s chooses %(colour)s") % {"name": name,
+                                                                     "colour": colour},
+                [], "color")
+
+
+def _chance(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    kinds = " / ".join(str(CHANCE_KINDS.get(k, k)) for k in e.get("kinds", []))
+    return Line(e.get("seat"), _("%(name)s could %(kinds)s") % {"name": name, "kinds": kinds},
+                [], "chance", quiet=True)
+
+
+def _decline(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    text = _("%(name)s's chance lapsed") if e.get("timeout") else _("%(name)s declines")
+    return Line(e.get("seat"), text % {"name": name}, [], "decline", quiet=True)
+
+
+def _dobon(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    target = e.get("target")
+    whom = names[target] if isinstance(target, int) and target < len(names) else "?"
+    return Line(e.get("seat"), _("%(name)s declares DOBON on %(target)s")
+                % {"name": name, "target": whom}, list(e.get("hand", [])), "dobon")
+
+
+def _return(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    return Line(e.get("seat"), _("%(name)s returns the dobon") % {"name": name},
+                list(e.get("hand", [])), "return")
+
+
+def _timeout(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    action = TIMEOUT_ACTIONS.get(e.get("action", ""), e.get("action", ""))
+    return Line(e.get("seat"), _("Time is up: %(name)s %(action)s")
+                % {"name": name, "action": action}, [], "timeout")
+
+
+def _start(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    return Line(e.get("seat"), _("The game starts at ×%(rate)d; first card:")
+                % {"rate": e.get("rate", 1)}, [e.get("top", "")], "start")
+
+
+def _finished(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    kind = (e.get("result") or {}).get("kind", "")
+    return Line(None, _("The game ends: %(kind)s") % {"kind": RESULT_KINDS.get(kind, kind)},
+                [], "finished")
+
+
+def _aborted(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    return Line(None, _("The game was aborted"), [], "aborted")
+
+
+_DESCRIBERS: dict[str, Any] = {
+    "play": _play,
+    "draw": _simple(gettext_lazy("%(name)s draws a card"), "draw"),
+    "take": _simple(gettext_lazy("%(name)s takes %(count)d cards"), "take"),
+    "pass": _simple(gettext_lazy("%(name)s passes"), "pass"),
+    "agari": _simple(gettext_lazy("%(name)s goes out!"), "agari"),
+    "color": _color,
+    "chance": _chance,
+    "decline": _decline,
+    "dobon": _dobon,
+    "return": _return,
+    "timeout": _timeout,
+    "start": _start,
+    "finished": _finished,
+    "aborted": _aborted,
+}
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One frame of the replay as the timeline shows it."""
+
+    index: int
+    time: float | None
+    lines: list[Line]
+    drawn: list[str]  # the cards drawn in this frame (hidden during play, shown now)
+
+
+def moments_of(frames: list[Frame], names: list[str]) -> list[Moment]:
+    moments = []
+    for i, frame in enumerate(frames):
+        before = frames[i - 1].table if i else None
+        lines = [line for e in frame.events if (line := describe(e, names, before))]
+        drawn = [c for e in frame.events if e.get("type") == "drawn" for c in e.get("cards", [])]
+        moments.append(Moment(frame.index, frame.time, lines, drawn))
+    return moments
+
+
+def frame_payload(frame: Frame, moment: Moment, start: float | None) -> dict[str, Any]:
+    """What the replay script needs for one step (JSON)."""
+    elapsed = None if frame.time is None or start is None else round(frame.time - start, 1)
+    return {
+        "i": frame.index,
+        "t": elapsed,
+        "seat": frame.seat,
+        "lines": [{"text": ln.text, "cards": ln.cards, "kind": ln.kind, "quiet": ln.quiet}
+                  for ln in moment.lines],
+        "drawn": moment.drawn,
+        "table": frame.table,
+    }

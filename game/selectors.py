@@ -1,0 +1,202 @@
+"""Reads for the match-history pages, each a fixed number of queries.
+
+Services change things, selectors read them. Every function here costs the same
+number of queries whatever the number of games (tests assert it): lists are paginated
+in the database, and totals come from the aggregates that the finishing transaction
+keeps (game/history_models.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Prefetch, Q, QuerySet
+
+from game.history_models import DobonTally, PlayerStats, RoomStanding
+from game.models import Game, GameEvent, GamePlayer, Room
+from game.replay import Version
+from game.services.history import readable_rooms_q, room_standings
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+GAMES_PER_PAGE = 25
+LEADERS_PER_PAGE = 50
+RECENT_GAMES = 10
+LEADERBOARD_MIN_GAMES = 5
+CHART_POINTS = 120
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def _players_prefetch() -> Prefetch[Any]:
+    return Prefetch("players", queryset=GamePlayer.objects.order_by("seat"))
+
+
+# -- a room --------------------------------------------------------------------------------
+
+
+def room_history_page(room: Room, page_number: Any) -> Page[Game]:
+    """The room's finished and aborted games, newest first, with their seats."""
+    games = (
+        Game.objects.filter(room=room, status__in=OVER)
+        .order_by("-number")
+        .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at")
+        .prefetch_related(_players_prefetch())
+    )
+    return Paginator(games, GAMES_PER_PAGE).get_page(page_number)
+
+
+@dataclass(frozen=True)
+class DobonMatrix:
+    """Declarer (rows) × target (columns): `cells[i][j]` is a tally or None."""
+
+    names: list[dict[str, Any]]
+    cells: list[list[DobonTally | None]]
+
+    @property
+    def rows(self) -> list[tuple[dict[str, Any], list[DobonTally | None]]]:
+        return list(zip(self.names, self.cells, strict=True))
+
+    @property
+    def is_empty(self) -> bool:
+        return all(cell is None for row in self.cells for cell in row)
+
+
+def dobon_matrix(room: Room) -> DobonMatrix:
+    """Who dobon'd whom in the room; only players who dobon'd or were dobon'd appear."""
+    tallies = list(
+        DobonTally.objects.filter(room=room).select_related("declarer", "target")
+    )
+    people: dict[int, RoomStanding] = {}
+    for t in tallies:
+        people.setdefault(t.declarer_id, t.declarer)
+        people.setdefault(t.target_id, t.target)
+    order = sorted(people.values(), key=lambda r: (-r.points, r.name))
+    index = {r.pk: i for i, r in enumerate(order)}
+    cells: list[list[DobonTally | None]] = [[None] * len(order) for _ in order]
+    for t in tallies:
+        cells[index[t.declarer_id]][index[t.target_id]] = t
+    names = [{"name": r.name, "user_id": r.user_id, "is_cpu": r.is_cpu} for r in order]
+    return DobonMatrix(names, cells)
+
+
+def standings(room: Room) -> list[dict[str, Any]]:
+    return room_standings(room)
+
+
+# -- a game --------------------------------------------------------------------------------
+
+
+def visible_game(game_id: int) -> Game | None:
+    """A game that is over (a running one is never shown), with its room."""
+    return (
+        Game.objects.select_related("room")
+        .filter(pk=game_id, status__in=OVER)
+        .prefetch_related(_players_prefetch())
+        .first()
+    )
+
+
+def game_events(game: Game) -> list[GameEvent]:
+    return list(game.events.order_by("seq"))
+
+
+def versions_of(events: list[GameEvent]) -> list[Version]:
+    """The stored log grouped by version, as the replay reads it."""
+    versions: list[Version] = []
+    for e in events:
+        if not versions or versions[-1].number != e.version:
+            versions.append(Version(e.version, e.step, []))
+        versions[-1].events.append(e.data)
+    return versions
+
+
+# -- a player ------------------------------------------------------------------------------
+
+
+def player_stats(user: AbstractBaseUser) -> PlayerStats | None:
+    return PlayerStats.objects.filter(user_id=user.pk).select_related("best_game__room").first()
+
+
+def rank_of(stats: PlayerStats | None) -> int | None:
+    """The leaderboard position (1 is best), or None below the minimum of games."""
+    if stats is None or stats.games < LEADERBOARD_MIN_GAMES:
+        return None
+    ahead = ranked_players().filter(
+        Q(points_per_game__gt=stats.points_per_game)
+        | Q(points_per_game=stats.points_per_game, games__gt=stats.games)
+        | Q(points_per_game=stats.points_per_game, games=stats.games, user_id__lt=stats.user_id)
+    )
+    return ahead.count() + 1
+
+
+def recent_games(
+    user: AbstractBaseUser, viewer: AbstractBaseUser | AnonymousUser
+) -> list[GamePlayer]:
+    """The player's latest games that `viewer` may open (private rooms stay hidden)."""
+    return list(
+        GamePlayer.objects.filter(user_id=user.pk, game__status__in=OVER)
+        .filter(readable_rooms_q(viewer, prefix="game__"))
+        .select_related("game", "game__room")
+        .order_by("-game_id")[:RECENT_GAMES]
+    )
+
+
+def chart_points(user: AbstractBaseUser, games: int) -> list[tuple[int, int]]:
+    """(game number, net points after it) for at most CHART_POINTS games spread evenly
+    over the player's career: one indexed query whatever the number of games."""
+    if games <= 0:
+        return []
+    if games <= CHART_POINTS:
+        wanted = list(range(1, games + 1))
+    else:
+        step = (games - 1) / (CHART_POINTS - 1)
+        wanted = sorted({1 + round(i * step) for i in range(CHART_POINTS)})
+    rows = GamePlayer.objects.filter(user_id=user.pk, user_game_number__in=wanted).values_list(
+        "user_game_number", "user_net_after"
+    )
+    return sorted((int(n), int(p)) for n, p in rows if n is not None and p is not None)
+
+
+# -- everyone ------------------------------------------------------------------------------
+
+
+def ranked_players() -> QuerySet[PlayerStats]:
+    return PlayerStats.objects.filter(games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True)
+
+
+def leaderboard_page(page_number: Any) -> Page[PlayerStats]:
+    players = ranked_players().select_related("user").order_by(
+        "-points_per_game", "-games", "user_id"
+    )
+    return Paginator(players, LEADERS_PER_PAGE).get_page(page_number)
+
+
+def profile_context(
+    player: AbstractBaseUser, viewer: AbstractBaseUser | AnonymousUser
+) -> dict[str, Any]:
+    """Everything the profile's statistics panel shows: a fixed number of queries."""
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext as _
+
+    from game.charts import line_chart
+    from game.services.history import can_read_history
+
+    stats = player_stats(player)
+    chart = ""
+    if stats is not None and stats.games:
+        points = chart_points(player, stats.games)
+        # Numbers only (game/charts.py formats every value), the label escaped there.
+        chart = mark_safe(line_chart(points, _("Net points over time")))  # noqa: S308
+    best = stats.best_game if stats is not None else None
+    return {
+        "stats": stats,
+        "rank": rank_of(stats),
+        "min_games": LEADERBOARD_MIN_GAMES,
+        "recent": recent_games(player, viewer),
+        "chart": chart,
+        "best_game_visible": best is not None and can_read_history(best.room, viewer),
+    }

@@ -1,0 +1,282 @@
+"""Match history: keep the aggregates current when a game finishes, and say who may read.
+
+`record_finished` runs inside the transaction that settles a game (called once from
+`play.do_finish`), so standings, profiles and the leaderboard never disagree with the
+games they count. It costs a fixed handful of queries per finished game (not per move):
+insert-if-missing, lock, and bulk-update each aggregate table. Aborted games are never
+settled and so count nowhere; they still appear in the room's history list.
+
+Counting rules (RULES.md):
+- a *win* is being among `result.winners`: the player who went out (R8), each dobon
+  declarer (R9), or the returning player (R10), by that kind;
+- *dobon'd* counts the games a player lost to a dobon (R11.2); a returned dobon
+  (R11.3) counts as the target's return win instead;
+- a *deck-out* counts for every seat of a game that ended by R12.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.db.models import Q
+
+from game.history_models import DobonTally, PlayerStats, RoomStanding
+from game.models import Game, GamePlayer, Membership, Room
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+    from game.rules import Game as Engine
+
+COUNTER_FIELDS = [
+    "games", "points", "wins_agari", "wins_dobon", "wins_return", "dobonned", "deck_outs",
+]
+WIN_FIELD = {"agari": "wins_agari", "dobon": "wins_dobon", "return": "wins_return"}
+
+
+class SeatLike(Protocol):
+    """What the live-play layer's `Seat` gives us (game/services/play.py)."""
+
+    seat: int
+    user_id: int | None
+    username: str
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """What one finished game changes in one player's counters."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_cpu: bool
+    delta: int
+    win_field: str | None
+    dobonned: bool
+    deck_out: bool
+
+
+def is_cpu_seat(seat: Any) -> bool:
+    """CPU seats (helper "cpuroom" marks them with kind/cpu_level); without that
+    marking, a seat with no user is a CPU player."""
+    if getattr(seat, "cpu_level", None):
+        return True
+    kind = getattr(seat, "kind", None)
+    if kind:
+        return bool(kind == "cpu")
+    return seat.user_id is None
+
+
+def outcomes_of(
+    summary: dict[str, Any], seats: Iterable[SeatLike], target: int | None
+) -> list[SeatOutcome]:
+    kind = summary["kind"]
+    winners = set(summary["winners"])
+    return [
+        SeatOutcome(
+            seat=s.seat,
+            user_id=s.user_id,
+            name=s.username,
+            is_cpu=is_cpu_seat(s),
+            delta=int(summary["deltas"][s.seat]),
+            win_field=WIN_FIELD.get(kind) if s.seat in winners else None,
+            dobonned=kind == "dobon" and s.seat == target,
+            deck_out=kind == "deck_out",
+        )
+        for s in seats
+    ]
+
+
+def _count(row: RoomStanding | PlayerStats, outcome: SeatOutcome) -> None:
+    row.games += 1
+    row.points += outcome.delta
+    if outcome.win_field:
+        setattr(row, outcome.win_field, getattr(row, outcome.win_field) + 1)
+    row.dobonned += int(outcome.dobonned)
+    row.deck_outs += int(outcome.deck_out)
+
+
+# -- the hook ------------------------------------------------------------------------------
+
+
+def record_finished(game: Game, engine: Engine, seats: list[Any], summary: dict[str, Any]) -> None:
+    """Count a just-settled game into every aggregate. Under the game's row lock, in
+    the settling transaction (play.do_finish)."""
+    dobon = engine.view(None)["dobon"] if summary["kind"] in ("dobon", "return") else None
+    target = dobon["target"] if dobon else None
+    outcomes = outcomes_of(summary, seats, target)
+    standings = _record_standings(game, outcomes)
+    stats = _record_player_stats(game, outcomes)
+    _record_game_numbers(game, stats)
+    if dobon:
+        _record_dobons(game, summary, standings, target, dobon["declarers"])
+
+
+def _record_standings(game: Game, outcomes: list[SeatOutcome]) -> dict[int, RoomStanding]:
+    """The room's line for each seat, created when missing, counted, saved."""
+    RoomStanding.objects.bulk_create(
+        [
+            RoomStanding(room_id=game.room_id, user_id=o.user_id, name=o.name, is_cpu=o.is_cpu)
+            for o in outcomes
+        ],
+        ignore_conflicts=True,
+    )
+    users = [o.user_id for o in outcomes if o.user_id is not None]
+    cpus = [o.name for o in outcomes if o.user_id is None]
+    rows = (
+        RoomStanding.objects.select_for_update()
+        .filter(room_id=game.room_id)
+        .filter(Q(user_id__in=users) | Q(user__isnull=True, name__in=cpus))
+        .order_by("pk")
+    )
+    by_user = {r.user_id: r for r in rows if r.user_id is not None}
+    by_cpu = {r.name: r for r in rows if r.user_id is None}
+    by_seat = {}
+    for o in outcomes:
+        row = by_user[o.user_id] if o.user_id is not None else by_cpu[o.name]
+        _count(row, o)
+        row.name, row.last_game = o.name, game
+        by_seat[o.seat] = row
+    RoomStanding.objects.bulk_update(
+        list(by_seat.values()), [*COUNTER_FIELDS, "name", "last_game"]
+    )
+    return by_seat
+
+
+def _record_player_stats(game: Game, outcomes: list[SeatOutcome]) -> dict[int, PlayerStats]:
+    """Registered humans only: CPU players never reach profiles or the leaderboard."""
+    people = [o for o in outcomes if o.user_id is not None and not o.is_cpu]
+    if not people:
+        return {}
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(user_id=o.user_id) for o in people], ignore_conflicts=True
+    )
+    # Ordered locks: two rooms finishing at once for the same people cannot deadlock.
+    rows = PlayerStats.objects.select_for_update().filter(
+        user_id__in=[o.user_id for o in people]
+    ).order_by("user_id")
+    by_user = {r.user_id: r for r in rows}
+    by_seat = {}
+    for o in people:
+        row = by_user[o.user_id]
+        _count(row, o)
+        row.points_per_game = row.points / row.games
+        if row.best_delta is None or o.delta > row.best_delta:
+            row.best_delta, row.best_game = o.delta, game
+        by_seat[o.seat] = row
+    PlayerStats.objects.bulk_update(
+        list(by_seat.values()), [*COUNTER_FIELDS, "points_per_game", "best_delta", "best_game"]
+    )
+    return by_seat
+
+
+def _record_game_numbers(game: Game, stats: dict[int, PlayerStats]) -> None:
+    """Each player's running game count and net points, for the profile chart."""
+    if not stats:
+        return
+    players = list(GamePlayer.objects.filter(game=game, seat__in=list(stats)))
+    for p in players:
+        p.user_game_number = stats[p.seat].games
+        p.user_net_after = stats[p.seat].points
+    GamePlayer.objects.bulk_update(players, ["user_game_number", "user_net_after"])
+
+
+def _record_dobons(
+    game: Game,
+    summary: dict[str, Any],
+    standings: dict[int, RoomStanding],
+    target: int | None,
+    declarers: list[int],
+) -> None:
+    """Who dobon'd whom: a tally per (declarer, target) with the points that changed
+    hands between the two (R11.2 the target pays; R11.3 the declarer pays back)."""
+    if target is None or target not in standings:
+        return
+    returned = summary["kind"] == "return"
+    paid: dict[tuple[int, int], int] = {}
+    for payer, payee, points in summary["payments"]:
+        paid[(payer, payee)] = paid.get((payer, payee), 0) + points
+    target_row = standings[target]
+    pairs = [(standings[d], d) for d in declarers if d in standings and d != target]
+    DobonTally.objects.bulk_create(
+        [DobonTally(room_id=game.room_id, declarer=row, target=target_row) for row, _ in pairs],
+        ignore_conflicts=True,
+    )
+    tallies = {
+        t.declarer_id: t
+        for t in DobonTally.objects.select_for_update().filter(
+            target=target_row, declarer__in=[row for row, _ in pairs]
+        ).order_by("pk")
+    }
+    for row, seat in pairs:
+        tally = tallies[row.pk]
+        tally.count += 1
+        tally.returned += int(returned)
+        if returned:
+            tally.points -= paid.get((seat, target), 0)
+        else:
+            tally.points += paid.get((target, seat), 0)
+    DobonTally.objects.bulk_update(list(tallies.values()), ["count", "returned", "points"])
+
+
+# -- reading what the live room panel needs --------------------------------------------------
+
+
+def room_standings(room: Room) -> list[dict[str, Any]]:
+    """Every player with a line in the room (past members included), best first:
+    `{"username", "kind", "points", "games", "wins": {...}, "dobonned", "deck_outs",
+    "seated"}`. Two queries, whatever the number of games."""
+    seated = set(room.memberships.values_list("user_id", flat=True))
+    rows = RoomStanding.objects.filter(room=room).order_by("-points", "-games", "name")
+    return [standing_dict(r, r.user_id in seated if r.user_id else False) for r in rows]
+
+
+def standing_dict(row: RoomStanding, seated: bool) -> dict[str, Any]:
+    return {
+        "username": row.name,
+        "user_id": row.user_id,
+        "kind": "cpu" if row.is_cpu else "human",
+        "points": row.points,
+        "games": row.games,
+        "wins": row.wins_by_kind(),
+        "dobonned": row.dobonned,
+        "deck_outs": row.deck_outs,
+        "seated": seated,
+    }
+
+
+# -- who may read a room's history -----------------------------------------------------------
+
+
+def can_read_history(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """A public room's history: anyone signed in. A private room's: its owner, its
+    members, anyone who ever played a game there (past members), and staff."""
+    if not user.is_authenticated:
+        return False
+    if room.is_public or user.is_staff or room.owner_id == user.pk:
+        return True
+    if Membership.objects.filter(room=room, user_id=user.pk).exists():
+        return True
+    return GamePlayer.objects.filter(game__room=room, user_id=user.pk).exists()
+
+
+def readable_rooms_q(user: AbstractBaseUser | AnonymousUser, prefix: str = "") -> Q:
+    """A filter for rows whose room (`prefix` + "room") `user` may read, in one SQL
+    expression (subqueries), so lists stay one query."""
+    room = f"{prefix}room"
+    if not user.is_authenticated:
+        return Q(pk__in=[])
+    if user.is_staff:
+        return Q()
+    member_rooms = Membership.objects.filter(user_id=user.pk).values("room_id")
+    # Past members through their standings: one row per room, not one per game.
+    played_rooms = RoomStanding.objects.filter(user_id=user.pk).values("room_id")
+    return (
+        Q(**{f"{room}__is_public": True})
+        | Q(**{f"{room}__owner_id": user.pk})
+        | Q(**{f"{room}__in": member_rooms})
+        | Q(**{f"{room}__in": played_rooms})
+    )

@@ -1,0 +1,258 @@
+"""Match-history pages: a room's games, one game (settlement, timeline, replay), its
+JSON log, and the leaderboard. Each view checks who may read, asks game.selectors and
+renders. A running game is never shown here: only games that are over exist for these
+pages (the live table is the running game's only view)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from game import history_present as present
+from game import selectors
+from game.models import Game, GameEvent, Room
+from game.replay import Frame, ReplayError, rebuild
+from game.services.history import can_read_history, is_cpu_seat
+
+LOG_FORMAT = "dobon-game-log/1"
+
+
+class _LoginFirst(Exception):
+    """An anonymous visitor asked for something a signed-in person could read."""
+
+
+def _check_readable(request: HttpRequest, room: Room) -> None:
+    """404 for a private room the user may not read, whoever asks (anonymous visitors
+    included), so nobody learns that it exists; the login page for anonymous visitors
+    of a public room, as everywhere else on the site."""
+    if can_read_history(room, request.user):
+        return
+    if not request.user.is_authenticated and room.is_public:
+        raise _LoginFirst
+    raise Http404
+
+
+def _guarded(view: Any) -> Any:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            response: HttpResponse = view(request, *args, **kwargs)
+        except _LoginFirst:
+            return redirect_to_login(request.get_full_path())
+        return response
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+# -- a room's history -----------------------------------------------------------------------
+
+
+@_guarded
+def room_history(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = get_object_or_404(Room, pk=room_id)
+    _check_readable(request, room)
+    page = selectors.room_history_page(room, request.GET.get("page"))
+    rows = [_history_row(game) for game in page.object_list]
+    context = {
+        "room": room,
+        "page": page,
+        "rows": rows,
+        "standings": selectors.standings(room),
+        "matrix": selectors.dobon_matrix(room),
+    }
+    return render(request, "game/history/room_history.html", context)
+
+
+def _history_row(game: Game) -> dict[str, Any]:
+    players = list(game.players.all())
+    names = present.names_of(players)
+    return {
+        "game": game,
+        "kind": present.result_kind(game),
+        "label": present.result_label(game),
+        "winners": present.winners_of(game, names),
+        "players": players,
+    }
+
+
+# -- one game -------------------------------------------------------------------------------
+
+
+def _readable_game(request: HttpRequest, game_id: int) -> Game:
+    game = selectors.visible_game(game_id)
+    if game is None:
+        raise Http404
+    _check_readable(request, game.room)
+    return game
+
+
+def _frames(game: Game, events: list[GameEvent]) -> list[Frame] | None:
+    if not game.initial_state:
+        return None
+    try:
+        return rebuild(game.initial_state, selectors.versions_of(events))
+    except (ReplayError, ValueError, KeyError) as exc:
+        # An old log the engine no longer reproduces: show the timeline without replay.
+        game.replay_error = str(exc)  # type: ignore[attr-defined]
+        return None
+
+
+def _start_time(game: Game) -> float | None:
+    state = game.initial_state or {}
+    if state.get("clock") is not None and state.get("timeout") is not None:
+        return float(state["clock"]) - float(state["timeout"])
+    return game.started_at.timestamp() if game.started_at else None
+
+
+def _when(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts, tz=UTC)
+
+
+@_guarded
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _readable_game(request, game_id)
+    events = selectors.game_events(game)
+    players = list(game.players.all())
+    names = present.names_of(players)
+    frames = _frames(game, events)
+    start = _start_time(game)
+    if frames is not None:
+        moments = present.moments_of(frames, names)
+        timeline = [(m, _when(m.time) if m.time is not None else _when(start)) for m in moments]
+        replay = {
+            "labels": replay_labels(),
+            "names": names,
+            "cpu": [p.user_id is None for p in players],
+            "frames": [present.frame_payload(f, m, start) for f, m in zip(frames, moments,
+                                                                         strict=True)],
+        }
+    else:
+        timeline = _timeline_without_replay(events, names)
+        replay = None
+    context = {
+        "game": game,
+        "room": game.room,
+        "players": players,
+        "label": present.result_label(game),
+        "settlement": present.settlement_of(game, players, [e.data for e in events]),
+        "timeline": timeline,
+        "replay": replay,
+        "replay_error": getattr(game, "replay_error", ""),
+    }
+    return render(request, "game/history/game.html", context)
+
+
+def replay_labels() -> dict[str, Any]:
+    """The replay script's words, in the reader's language."""
+    return {
+        "top": _("top card"), "colour": _("colour"), "direction": _("direction"),
+        "clockwise": _("clockwise ↻"), "counter": _("counter-clockwise ↺"),
+        "deck": _("deck"), "stack": _("draw stack"), "phase": _("phase"),
+        "points": _("points"), "turn": _("on turn"), "chooser": _("choosing a colour"),
+        "target": _("dobon'd"), "declarer": _("DOBON!"), "winner": _("winner"),
+        "colors": {code: str(name) for code, name in present.COLOR_NAMES.items()},
+        "phases": {
+            "turn": _("playing"), "color": _("choosing a colour"),
+            "agari_wait": _("waiting for dobon"), "dobon_wait": _("dobon declared"),
+            "return_wait": _("waiting for a return"), "finished": _("game over"),
+        },
+    }
+
+
+def _timeline_without_replay(
+    events: list[GameEvent], names: list[str]
+) -> list[tuple[present.Moment, datetime | None]]:
+    timeline = []
+    for e in events:
+        line = present.describe(e.data, names, None)
+        if line is not None:
+            timeline.append((present.Moment(e.seq, None, [line], []), e.created_at))
+    return timeline
+
+
+@_guarded
+def game_json(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The whole log of a game that is over, for analysis (docs/game-log.md)."""
+    game = _readable_game(request, game_id)
+    events = selectors.game_events(game)
+    players = list(game.players.all())
+    return JsonResponse(game_log(game, players, events), json_dumps_params={"ensure_ascii": False})
+
+
+def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[str, Any]:
+    initial = game.initial_state or {}
+    return {
+        "format": LOG_FORMAT,
+        "game": {
+            "id": game.pk,
+            "room": {"id": game.room_id, "name": game.room.name},
+            "number": game.number,
+            "status": game.status,
+            "rate": game.rate,
+            "started_at": game.started_at.isoformat() if game.started_at else None,
+            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+            "url": game.get_absolute_url(),
+        },
+        "players": [
+            {
+                "seat": p.seat,
+                "username": p.username,
+                "kind": "cpu" if is_cpu_seat(p) else "human",
+                "room_seat": p.room_seat_index,
+                "delta": p.delta,
+            }
+            for p in players
+        ],
+        "initial": _initial_deal(initial) if initial else None,
+        "events": [
+            {
+                "seq": e.seq,
+                "version": e.version,
+                "time": e.created_at.isoformat(),
+                "input": e.step,
+                "event": e.data,
+            }
+            for e in events
+        ],
+        "result": game.result,
+    }
+
+
+def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
+    """The deal as the engine made it: hands, the first card, the deck in draw order."""
+    return {
+        "hands": state["hands"],
+        "first_card": state["discards"][-1] if state.get("discards") else None,
+        "deck": state["deck"],  # deck[0] is drawn first
+        "first_player": state.get("turn"),
+        "direction": state.get("direction"),
+        "color": state.get("color"),
+        "rate": state.get("rate"),
+        "timeout": state.get("timeout"),
+        "engine_state": state,
+    }
+
+
+# -- everyone -------------------------------------------------------------------------------
+
+
+@_guarded
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        raise _LoginFirst
+    page = selectors.leaderboard_page(request.GET.get("page"))
+    first_rank = (page.number - 1) * selectors.LEADERS_PER_PAGE + 1
+    rows = [(first_rank + i, s) for i, s in enumerate(page.object_list)]
+    context = {
+        "page": page,
+        "rows": rows,
+        "min_games": selectors.LEADERBOARD_MIN_GAMES,
+        "title": _("Leaderboard"),
+    }
+    return render(request, "game/history/leaderboard.html", context)
