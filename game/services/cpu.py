@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 
 from game.models import Game, GameEvent, Room, cpu_display_name
 from game.rules import Game as Engine
-from game.services import play, rooms
+from game.services import matches, play, rooms
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -102,7 +102,7 @@ def planned_turns(game: Game, engine: Engine, seats: Iterable[Seat]) -> list[Cpu
     if not cpu_seats or engine.phase == "finished":
         return []
     rng = random.Random(f"{game.pk}:{game.version}")
-    scale = settings.DOBON_CPU_DELAY_PERCENT / 100
+    scale = matches.cpu_delay_scale(game, settings.DOBON_CPU_DELAY_PERCENT / 100)
     turns = []
     for seat, level in cpu_seats:
         legal = engine.legal_actions(seat)
@@ -120,12 +120,20 @@ def _is_chance(engine: Engine, seat: int, legal: list[Action]) -> bool:
     return any(a["type"] in CHANCE_ACTIONS for a in legal)
 
 
-def do_schedule(game: Game, engine: Engine, seats: Iterable[Seat], now: float) -> None:
+def do_schedule(
+    game: Game, engine: Engine, seats: Iterable[Seat], now: float,
+    step: dict[str, Any] | None = None,
+) -> None:
     """Set `cpu_due` for the version about to be saved and fold it into `next_deadline`.
-    The caller saves both fields."""
+    The caller saves both fields. A match's program clock (matches.py) rides on
+    `cpu_due` too."""
     running = game.status == Game.Status.RUNNING
+    seats = list(seats)
     turns = planned_turns(game, engine, seats) if running else []
-    game.cpu_due = play.to_datetime(now + turns[0].delay) if turns else None
+    program = matches.next_program_due(game, engine, seats, now, step) if running else None
+    game.cpu_due = earliest(
+        program, play.to_datetime(now + turns[0].delay) if turns else None
+    )
     game.next_deadline = earliest(engine.next_deadline if running else None, game.cpu_due)
 
 
@@ -161,19 +169,24 @@ def run_due(game: Game, now: float) -> Outcome | None:
         if move is not None:
             step = {"now": now, "seat": move.seat, "action": move.action}
             events += move.events
+        elif (auto := matches.program_move(game, engine, seats, now)) is not None:
+            step = {"now": now, "seat": auto.seat, "action": auto.action, "auto": True}
+            events += auto.events
     if not events:
-        do_clear_due(game, engine)
+        do_clear_due(game, engine, matches.next_program_due(game, engine, seats, now))
         return None
     change = play.do_save(game, engine, events, now, seats, step=step)
     finished = change.status != Game.Status.RUNNING
     return play.Outcome(game.pk, change.version, change.events, finished)
 
 
-def do_clear_due(game: Game, engine: Engine) -> None:
-    game.cpu_due = None
-    game.next_deadline = play.to_datetime(engine.next_deadline)
+def do_clear_due(game: Game, engine: Engine, program_due: float | None = None) -> None:
+    # A match's program clock (not yet due) stays; the CPUs are not asked again.
+    game.cpu_due = play.to_datetime(program_due)
+    game.next_deadline = earliest(engine.next_deadline, game.cpu_due)
     game.save(update_fields=["cpu_due", "next_deadline"])
-    game_id, version, deadline = game.pk, game.version, engine.next_deadline
+    game_id, version = game.pk, game.version
+    deadline = None if game.next_deadline is None else game.next_deadline.timestamp()
     transaction.on_commit(lambda: play.schedule_expiry_soon(game_id, version, deadline))
 
 

@@ -38,10 +38,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 
 from game.messages import message_for
-from game.models import Game, GameEvent, GamePlayer, Membership, Room
+from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import cpu, history, panel, rooms
+from game.services import cpu, history, matches, panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -355,8 +355,11 @@ def deadline_of(view: dict[str, Any] | None) -> float | None:
 # -- changing: start -------------------------------------------------------------------------------
 
 
-def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Game:
-    """Start the next game of `room` (owner only, two seated members or more)."""
+def start_game(
+    room: Room, by: AbstractBaseUser, now: float | None = None, match: Match | None = None
+) -> Game:
+    """Start the next game of `room` (owner only, two seated members or more), as a
+    game of `match` when given (game/services/matches.py)."""
     now = _now(now)
     with transaction.atomic():
         room = Room.objects.select_for_update().get(pk=room.pk)
@@ -370,7 +373,7 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
             timeout=float(room.timeout_seconds),
             now=now,
         )
-        game, seats = do_create_game(room, by, seated, engine)
+        game, seats = do_create_game(room, by, seated, engine, match)
         events = _initial_events(engine)
         do_append_events(game, events)
         cpu.do_schedule(game, engine, seats, now)
@@ -384,7 +387,8 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
 
 
 def do_create_game(
-    room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine
+    room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine,
+    match: Match | None = None,
 ) -> tuple[Game, list[Seat]]:
     number = (room.games.aggregate(n=Max("number"))["n"] or 0) + 1
     state = engine.to_dict()
@@ -399,6 +403,7 @@ def do_create_game(
                 next_deadline=to_datetime(engine.next_deadline),
                 rate=engine.rate,
                 started_by=by,
+                match=match,
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
@@ -539,6 +544,7 @@ def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
     for lost ones: its grace leaves the ETA task its moment, so the sweep stays short
     instead of racing every ETA task for the same rows."""
     now = _now(now)
+    matches.start_waiting()  # a match whose next game's start was lost
     due_at = to_datetime(now - grace)
     due = list(
         Game.objects.filter(status=Game.Status.RUNNING, next_deadline__lte=due_at)
@@ -601,7 +607,7 @@ def do_save(
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
-    cpu.do_schedule(game, engine, seats, now)
+    cpu.do_schedule(game, engine, seats, now, step)
     do_append_events(game, events, step)
     game.save(
         update_fields=[
@@ -634,6 +640,7 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
     history.record_finished(game, engine, seats, summary)
+    matches.do_game_finished(game)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
@@ -681,6 +688,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         game.finished_at = to_datetime(now)
         game.version += 1
         who = getattr(by, "username", None)
+        matches.do_game_aborted(game)
         events = [{"type": "aborted", "to": None, "seat": None, "by": who}]
         do_append_events(game, events)
         game.save(
