@@ -4,8 +4,8 @@
 - `start_match`: the owner's one request. Empty seats may be filled with CPU players
   (demo players); the first game starts in the same transaction.
 - The next game starts by itself: when a match game finishes, `do_game_finished` (in
-  the finishing transaction) counts it and, after the commit, `start_next` starts the
-  next one. The timeout sweep (`start_waiting`) is the safety net for a start that was
+  the finishing transaction) counts it and, after the commit and the finished game's
+  push, `start_next` starts the next one (`next_game_on_commit`). The timeout sweep (`start_waiting`) is the safety net for a start that was
   lost (a process that died between the commit and the start). No thread, no sleep.
 - In match games CPU players act without their human-like delay (`cpu_delay_scale`).
 - Program timeout: the engine keeps its 5–60 s clock (ENGINE_API); a match may give
@@ -142,8 +142,7 @@ def do_end(match: Match, status: str) -> None:
 
 
 def do_game_finished(game: Game) -> None:
-    """Under the finishing game's lock: count it; the last one ends the match, any
-    other has the next game started once this transaction commits."""
+    """Under the finishing game's lock: count it; the last one ends the match."""
     if game.match_id is None:
         return
     match = Match.objects.select_for_update().get(pk=game.match_id)
@@ -153,9 +152,15 @@ def do_game_finished(game: Game) -> None:
     match.save(update_fields=["games_finished"])
     if match.games_finished >= match.games_total:
         do_end(match, Match.Status.FINISHED)
-        return
-    match_id = match.pk
-    transaction.on_commit(lambda: start_next_safely(match_id))
+
+
+def next_game_on_commit(game: Game) -> None:
+    """After a match game's end is pushed, start the next game (if the match goes on).
+    Registered after the finished game's push, so that every client sees the end of
+    a game before the start of the next (a socket drops older games' frames)."""
+    if game.match_id is not None and game.status == Game.Status.FINISHED:
+        match_id = game.match_id
+        transaction.on_commit(lambda: start_next_safely(match_id))
 
 
 def do_game_aborted(game: Game) -> None:

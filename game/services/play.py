@@ -622,6 +622,7 @@ def do_save(
         room_info=info, deadline=cpu.due_deadline(game, engine),
     )
     transaction.on_commit(lambda: notify_change(change))
+    matches.next_game_on_commit(game)  # after the push above: the end before the next start
     return change
 
 

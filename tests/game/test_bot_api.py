@@ -166,3 +166,22 @@ async def test_a_browser_socket_without_the_origin_is_still_refused(alice, bob):
     )
     connected, _ = await socket.connect()
     assert not connected
+
+
+async def test_in_a_match_a_token_client_sees_each_games_end_before_the_next_start(alice, bob):
+    """The next match game starts after the finished game's push: a socket drops frames
+    of older games, so the other order would hide the end of every game but the last."""
+    from game.services import matches
+
+    room = await sync_to_async(bob_and_three_cpus)(alice, bob)
+    key = await sync_to_async(new_key)(bob)
+    socket = await open_token_socket(key, room.pk)
+    await socket.receive_json_from(3)
+    match = await sync_to_async(matches.start_match)(room, alice, 2)
+    frames = await play_games_as_program(socket, games=2)
+    await socket.disconnect()
+    ends = [f["game"] for f in frames if f["type"] == "state" and f["status"] == "finished"]
+    starts = [f["game"] for f in frames if f["type"] == "state" and f.get("version") == 0]
+    assert len(set(ends)) == 2 and ends[0] < starts[-1]
+    await sync_to_async(match.refresh_from_db)()
+    assert match.games_finished == 2 and match.status == "finished"
