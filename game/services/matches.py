@@ -5,8 +5,9 @@
   (demo players); the first game starts in the same transaction.
 - The next game starts by itself: when a match game finishes, `do_game_finished` (in
   the finishing transaction) counts it and, after the commit and the finished game's
-  push, `start_next` starts the next one (`next_game_on_commit`). The timeout sweep (`start_waiting`) is the safety net for a start that was
-  lost (a process that died between the commit and the start). No thread, no sleep.
+  push, `start_next` starts the next one (`next_game_on_commit`). The timeout sweep
+  (`start_waiting`) is the safety net for a start that was lost (a process that died
+  between the commit and the start). No thread, no sleep.
 - In match games CPU players act without their human-like delay (`cpu_delay_scale`).
 - Program timeout: the engine keeps its 5–60 s clock (ENGINE_API); a match may give
   program seats a shorter one (1–60 s). The service layer applies it: a program seat
