@@ -30,7 +30,8 @@ def bearer_key(scope: dict[str, Any]) -> str | None:
     """The key of an `Authorization: Bearer <key>` header, or None without one."""
     for name, value in scope.get("headers", []):
         if name.lower() == b"authorization":
-            scheme, _sep, key = value.decode("latin-1").strip().partition(" ")
+            text: str = bytes(value).decode("latin-1")
+            scheme, _sep, key = text.strip().partition(" ")
             if scheme.lower() == "bearer":
                 return key.strip()
     return None

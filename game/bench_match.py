@@ -110,7 +110,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     frames: dict[int, int] = {}
     watchers = [asyncio.create_task(watch(port, r.pk, key, stop, frames)) for r in rooms]
     await asyncio.sleep(1)
-    leaders = {p.args[0].rsplit("/", 1)[-1] + f"-{i}": p.pid
+    leaders = {f"{Path(str(p.args[0])).name}-{i}": p.pid  # type: ignore[index]
                for i, p in enumerate(processes.started)}
     cpu_before = {name: group_cpu_seconds(pid) for name, pid in leaders.items()}
     started = time.monotonic()

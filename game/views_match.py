@@ -28,7 +28,7 @@ def start_match(request: HttpRequest, room_id: int) -> HttpResponse:
     room = _owned_room(request, room_id)
     try:
         match = matches.start_match(
-            room, request.user, request.POST.get("games"),
+            room, request.user, request.POST.get("games"),  # type: ignore[arg-type]
             request.POST.get("program_timeout"), request.POST.get("cpu_level"),
         )
     except matches.MatchError as exc:
@@ -41,7 +41,8 @@ def start_match(request: HttpRequest, room_id: int) -> HttpResponse:
 @require_POST
 def stop_match(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
-    matches.stop_match(match, request.user)  # PermissionDenied (403) unless the owner
+    # PermissionDenied (403) unless the owner
+    matches.stop_match(match, request.user)  # type: ignore[arg-type]
     return redirect(match)
 
 

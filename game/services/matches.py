@@ -109,7 +109,7 @@ def start_match(
                 if index not in taken:
                     rooms.do_seat_cpu(room, index, cpu_level)
         match = Match.objects.create(
-            room=room, started_by=by, games_total=games, program_timeout=program_timeout
+            room=room, started_by_id=by.pk, games_total=games, program_timeout=program_timeout
         )
         try:
             play.start_game(room, by, now=now, match=match)
