@@ -177,3 +177,16 @@ def test_a_private_rooms_match_is_hidden_from_outsiders(alice, bob, mallory):
     assert outsider.get(reverse("game:match", args=[match.pk])).status_code == 404
     assert outsider.get(reverse("game:match_log", args=[match.pk])).status_code == 404
     assert signed_in(bob).get(reverse("game:match", args=[match.pk])).status_code == 200
+
+
+def test_one_eta_task_plays_the_cpu_moves_that_are_due_at_once(alice):
+    """In a match CPUs act without a pause: the ETA task goes on from version to version
+    (one transaction each) instead of waiting for a broker round trip per move."""
+    from game.tasks import CHAIN_LIMIT, expire_game_task
+
+    room = cpu_only_room(alice)
+    match = matches.start_match(room, alice, games=1, cpu_level="easy")
+    game = Game.objects.get(match=match)
+    assert expire_game_task(game.pk, 0) is True
+    game.refresh_from_db()
+    assert game.version > 1 and (game.version == CHAIN_LIMIT or game.status == "finished")
