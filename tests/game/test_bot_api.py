@@ -185,3 +185,15 @@ async def test_in_a_match_a_token_client_sees_each_games_end_before_the_next_sta
     assert len(set(ends)) == 2 and ends[0] < starts[-1]
     await sync_to_async(match.refresh_from_db)()
     assert match.games_finished == 2 and match.status == "finished"
+
+
+async def test_token_sockets_count_against_the_users_socket_cap(alice, bob, settings):
+    """Same limits as browsers: the per-user socket cap (4409) covers token clients."""
+    settings.DOBON_WS_MAX_SOCKETS_PER_USER = 1
+    room = await sync_to_async(make_room)(alice, bob)
+    key = await sync_to_async(new_key)(bob)
+    first = await open_token_socket(key, room.pk)
+    await first.receive_json_from(3)
+    second = await open_token_socket(key, room.pk)
+    assert (await closed_with(second))[0] == 4409
+    await first.disconnect()
