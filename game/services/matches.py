@@ -33,6 +33,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from game.history_present import RESULT_KINDS
 from game.match_models import (
     MAX_GAMES,
     MAX_PROGRAM_TIMEOUT,
@@ -403,6 +404,7 @@ def game_results(match: Match) -> list[dict[str, Any]]:
             "index": index,
             "game": game,
             "kind": result.get("kind"),
+            "kind_label": RESULT_KINDS.get(result.get("kind", ""), result.get("kind")),
             "winners": [seat_names.get(s, "?") for s in result.get("winners", [])],
             "deltas": [
                 (seat_names.get(s, "?"), d) for s, d in enumerate(result.get("deltas", [])) if d

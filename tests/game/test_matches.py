@@ -68,6 +68,10 @@ def test_a_ten_game_match_of_cpus_runs_by_itself_to_the_end(alice):
     assert [line.total for line in lines] == sorted((line.total for line in lines), reverse=True)
     assert all(line.games == 10 for line in lines)
 
+    page = signed_in(alice).get(match.get_absolute_url()).content.decode()
+    assert page.count('data-testid="match-game"') == 10
+    assert page.count('data-testid="standing-row"') == 4
+
     download = signed_in(alice).get(reverse("game:match_log", args=[match.pk]))
     assert download.status_code == 200
     log = json.loads(b"".join(download.streaming_content))
