@@ -167,6 +167,8 @@ def test_the_owner_starts_a_match_from_the_room_page(alice, bob):
     assert (match.games_total, match.program_timeout) == (3, 2)
     page = client.get(match.get_absolute_url())
     assert page.status_code == 200 and "match-progress" in page.content.decode()
+    room_page = client.get(room.get_absolute_url()).content.decode()
+    assert match.get_absolute_url() in room_page and "start-match" not in room_page
     assert signed_in(bob).post(reverse("game:stop_match", args=[match.pk])).status_code == 403
     client.post(reverse("game:stop_match", args=[match.pk]))
     match.refresh_from_db()
