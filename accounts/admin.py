@@ -5,7 +5,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import AdminUserChangeForm, AdminUserCreationForm
-from accounts.models import SignupAttempt, User
+from accounts.models import ApiToken, SignupAttempt, User
 from game.models import Membership
 
 
@@ -46,3 +46,14 @@ class SignupAttemptAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_change_permission(self, request: object, obj: object = None) -> bool:
         return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens by owner; the key is never stored, so it cannot be shown here either."""
+
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["name", "user__username", "prefix"]
+    readonly_fields = ["key_hash", "prefix", "created_at", "last_used_at"]
+    autocomplete_fields = ["user"]

@@ -14,8 +14,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from accounts.token_auth import BearerRouter, TokenAuthMiddleware  # noqa: E402
 from dobon_site.security import SiteOriginValidator  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from game.scheduler import StartSchedulerMiddleware  # noqa: E402
@@ -26,9 +28,14 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # TransportProbe first, before the session middleware wraps `send`: the
         # sockets' send-buffer bound needs daphne's transport (game/transport.py).
-        # Origins are compared with scheme, host and port (DOBON_WS_ALLOWED_ORIGINS).
+        # Program clients (Authorization: Bearer) sign in by token, without the origin
+        # check or a session; browsers by session cookie, with origins compared by
+        # scheme, host and port (DOBON_WS_ALLOWED_ORIGINS; accounts/token_auth.py).
         "websocket": TransportProbe(
-            SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            BearerRouter(
+                CookieMiddleware(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))),
+                SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            )
         ),
     }
 )

@@ -43,7 +43,7 @@ from accounts.middleware import chosen_language
 from game import transport
 from game.messages import message_for
 from game.presence import Entry, registry
-from game.services import access, play, rooms
+from game.services import access, play, programs, rooms
 
 log = logging.getLogger(__name__)
 
@@ -145,11 +145,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.syncing: list[dict[str, Any]] | None = None  # pushes held while a sync reads
         self.wake = asyncio.Event()
         self.worker: asyncio.Task[None] | None = None
+        # A program client (accounts/token_auth.py): the token's id, counted as a program.
+        self.api_token: int | None = self.scope.get("api_token")
+        self.program_counted = False
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
         transport.bound_kernel_buffer(
             self.scope.get(transport.SCOPE_KEY), settings.DOBON_WS_MAX_SEND_BUFFER
         )
+        if self.scope.get("api_token_refused"):
+            await self.close(code=CLOSE_ANONYMOUS, reason="invalid_token")
+            return
         try:
             room = await db_read(_watchable_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
@@ -164,6 +170,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(play.user_group(self.user_id), self.channel_name)
         await self.channel_layer.group_add(play.watch_group(room.pk), self.channel_name)
         self.watching = True
+        if self.api_token is not None:
+            self.program_counted = await db_write(
+                programs.program_connected, self.room_id, self.user_id
+            )
         self.worker = asyncio.get_running_loop().create_task(self.work())
         await self.answer_sync(None)
         await self.announce_presence()
@@ -187,6 +197,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if self.entry.username not in online:
                 await send_presence(self.room_id, online)
             self.entry = None
+        if self.program_counted:
+            self.program_counted = False
+            await db_write(programs.program_disconnected, self.room_id, self.user_id)
         if self.user_id is not None:
             await self.channel_layer.group_discard(play.room_group(self.room_id), self.channel_name)
             await self.channel_layer.group_discard(play.user_group(self.user_id), self.channel_name)
@@ -448,6 +461,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def presence(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "online": message["online"]})
+
+    async def token_revoked(self, message: dict[str, Any]) -> None:
+        """The user revoked a token (accounts/tokens.py): its sockets close at once."""
+        if self.api_token is not None and message["token"] == self.api_token:
+            await self.disconnect(CLOSE_ANONYMOUS)
+            self.user_id = None
+            await self.close(code=CLOSE_ANONYMOUS, reason="token_revoked")
 
     async def table_sync(self, message: dict[str, Any]) -> None:
         """From a process still on protocol v1 during a rolling restart."""

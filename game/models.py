@@ -124,6 +124,9 @@ class Membership(models.Model):
         _("seat"), validators=[MaxValueValidator(MAX_SEATS - 1)]
     )
     points = models.IntegerField(_("points in this room"), default=0)
+    # Open token-client sockets of this member in this room: while above 0 the seat
+    # plays as a program (`kind: "program"`, a match's program timeout applies).
+    program_sockets = models.PositiveSmallIntegerField(_("program connections"), default=0)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
 
     class Meta:
@@ -178,6 +181,10 @@ class Game(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )
     rate = models.PositiveIntegerField(_("rate"), default=1)
+    # The match this game belongs to (game/match_models.py), if any.
+    match = models.ForeignKey(
+        "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
     result = models.JSONField(_("result"), null=True, blank=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -290,3 +297,4 @@ class GameEvent(models.Model):
 # The match-history aggregates (kept up to date when a game finishes) live in their own
 # module; importing it here registers them with the game app.
 from game.history_models import DobonTally, PlayerStats, RoomStanding  # noqa: E402, F401
+from game.match_models import Match  # noqa: E402, F401

@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path
 
-from game import urls_history, urls_play, views, views_cpu
+from game import urls_history, urls_match, urls_play, views, views_cpu
 
 app_name = "game"
 urlpatterns: list[URLPattern] = [
@@ -34,3 +34,4 @@ urlpatterns: list[URLPattern] = [
 ]
 urlpatterns += urls_play.urlpatterns
 urlpatterns += urls_history.urlpatterns
+urlpatterns += urls_match.urlpatterns

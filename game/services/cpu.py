@@ -39,7 +39,7 @@ from django.utils.translation import gettext as _
 
 from game.models import Game, GameEvent, Room
 from game.rules import Game as Engine
-from game.services import play, rooms
+from game.services import matches, play, rooms
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -95,7 +95,7 @@ def planned_turns(game: Game, engine: Engine, seats: Iterable[Seat]) -> list[Cpu
     if not cpu_seats or engine.phase == "finished":
         return []
     rng = random.Random(f"{game.pk}:{game.version}")
-    scale = settings.DOBON_CPU_DELAY_PERCENT / 100
+    scale = matches.cpu_delay_scale(game, settings.DOBON_CPU_DELAY_PERCENT / 100)
     turns = []
     for seat, level in cpu_seats:
         legal = engine.legal_actions(seat)
@@ -113,12 +113,20 @@ def _is_chance(engine: Engine, seat: int, legal: list[Action]) -> bool:
     return any(a["type"] in CHANCE_ACTIONS for a in legal)
 
 
-def do_schedule(game: Game, engine: Engine, seats: Iterable[Seat], now: float) -> None:
+def do_schedule(
+    game: Game, engine: Engine, seats: Iterable[Seat], now: float,
+    step: dict[str, Any] | None = None,
+) -> None:
     """Set `cpu_due` for the version about to be saved and fold it into `next_deadline`.
-    The caller saves both fields."""
+    The caller saves both fields. A match's program clock (matches.py) rides on
+    `cpu_due` too."""
     running = game.status == Game.Status.RUNNING
+    seats = list(seats)
     turns = planned_turns(game, engine, seats) if running else []
-    game.cpu_due = play.to_datetime(now + turns[0].delay) if turns else None
+    program = matches.next_program_due(game, engine, seats, now, step) if running else None
+    game.cpu_due = earliest(
+        program, play.to_datetime(now + turns[0].delay) if turns else None
+    )
     game.next_deadline = earliest(engine.next_deadline if running else None, game.cpu_due)
 
 
@@ -148,31 +156,40 @@ def run_due(game: Game, now: float) -> Outcome | None:
     engine = Engine.from_dict(game.state)
     seats = play._seats_of(game)
     events = engine.advance(now)
-    step: dict[str, Any] = {"now": now}  # what replays re-apply (GameEvent.step)
+    step: dict[str, Any] = {"now": now}  # the version's input, for replays (history)
     if engine.phase != "finished":
-        moved = _first_cpu_move(game, engine, seats, events, now)
-        if moved is not None:
-            seat, action, played = moved
-            events += played
-            step = {"now": now, "seat": seat, "action": action}
+        move = _first_cpu_move(game, engine, seats, events, now)
+        if move is not None:
+            step = {"now": now, "seat": move.seat, "action": move.action}
+            events += move.events
+        elif (auto := matches.program_move(game, engine, seats, now)) is not None:
+            step = {"now": now, "seat": auto.seat, "action": auto.action, "auto": True}
+            events += auto.events
     if not events:
-        do_clear_due(game, engine)
+        do_clear_due(game, engine, matches.next_program_due(game, engine, seats, now))
         return None
     change = play.do_save(game, engine, events, now, seats, step=step)
     finished = change.status != Game.Status.RUNNING
     return play.Outcome(game.pk, change.version, change.events, finished)
 
 
-def do_clear_due(game: Game, engine: Engine) -> None:
-    game.cpu_due = None
-    game.next_deadline = play.to_datetime(engine.next_deadline)
+def do_clear_due(game: Game, engine: Engine, program_due: float | None = None) -> None:
+    # A match's program clock (not yet due) stays; the CPUs are not asked again.
+    game.cpu_due = play.to_datetime(program_due)
+    game.next_deadline = earliest(engine.next_deadline, game.cpu_due)
     game.save(update_fields=["cpu_due", "next_deadline"])
+
+
+@dataclass(frozen=True)
+class CpuMove:
+    seat: int
+    action: Action
+    events: list[Event]
 
 
 def _first_cpu_move(
     game: Game, engine: Engine, seats: list[Seat], fresh: list[Event], now: float
-) -> tuple[int, Action, list[Event]] | None:
-    """(seat, action, its events) of the first due CPU whose policy acts, or None."""
+) -> CpuMove | None:
     turns = planned_turns(game, engine, seats)
     if not turns:
         return None
@@ -183,7 +200,7 @@ def _first_cpu_move(
         if action is None:
             continue
         try:
-            return turn.seat, action, play._apply(engine, turn.seat, action, now)
+            return CpuMove(turn.seat, action, play._apply(engine, turn.seat, action, now))
         except play.PlayError as exc:  # the engine refused: a policy bug, logged
             log.error("CPU %s in game %s seat %s played %r: refused (%s)",
                       turn.level, game.pk, turn.seat, action, exc.code)

@@ -47,6 +47,9 @@ def member_name(membership: Membership) -> str:
     return membership.user.username if membership.user is not None else ""
 
 
+PROGRAM = "program"  # a person's seat played by a token client (game/services/programs.py)
+
+
 def room_group(room_id: int) -> str:
     """Every socket of the room: the room panel, presence."""
     return f"room.{room_id}"
@@ -57,19 +60,24 @@ def game_url(game_id: int) -> str:
     return f"/games/{game_id}/"
 
 
+def player_kind(cpu_level: str | None, kind: str = HUMAN) -> dict[str, Any]:
+    """Protocol v2's `kind` of a seat: a CPU's (with its `level`), else `kind`
+    ("human", or "program" for a token client)."""
+    return {"kind": "cpu", "level": cpu_level} if cpu_level else {"kind": kind}
+
+
+
+
 def member_dict(membership: Membership) -> dict[str, Any]:
-    """A room seat as the panel shows it. The one place a seated member's kind is said
-    (CPU seats add `kind: "cpu"` and `level` here)."""
-    kind, level = kind_of(membership.cpu_level)
-    seat: dict[str, Any] = {
+    """A room seat as the panel shows it. The one place a seated member's kind is said."""
+    return {
         "index": membership.seat_index,
         "username": member_name(membership),
-        "kind": kind,
         "points": membership.points,
+        **player_kind(
+            membership.cpu_level, PROGRAM if membership.program_sockets > 0 else HUMAN
+        ),
     }
-    if level is not None:
-        seat["level"] = level
-    return seat
 
 
 # Whose games: (user id, None, None) for a person, (None, room seat, level) for a CPU.
@@ -92,7 +100,7 @@ def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
     rows = [
         {
             "username": member_name(m),
-            "kind": kind_of(m.cpu_level)[0],
+            "kind": member_dict(m)["kind"],
             "points": m.points,
             "games": played.get(_standing_key(m), 0),
             "seated": True,
@@ -121,7 +129,7 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
 
 
 def room_panel(room: Room) -> dict[str, Any]:
-    """The `room` object of protocol v2 (docs/protocol.md), in four queries."""
+    """The `room` object of protocol v2 (docs/protocol.md), in five queries."""
     members = list(room.memberships.select_related("user").order_by("seat_index"))
     by_index = {m.seat_index: m for m in members}
     # The running game, if any, is the room's latest: numbers only grow and at most

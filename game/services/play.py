@@ -42,10 +42,10 @@ from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 
 from game.messages import message_for
-from game.models import Game, GameEvent, GamePlayer, Membership, Room
+from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import cpu, history, panel, rooms, sender
+from game.services import cpu, history, matches, panel, rooms, sender
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -175,7 +175,7 @@ def _seats_of(game: Game) -> list[Seat]:
     rows = (
         game.players.order_by("seat")
         .annotate(**_presence(game.room_id))
-        .values(*SEAT_FIELDS, "present", "cpu_present")
+        .values(*SEAT_FIELDS, "present", "cpu_present", "program")
     )
     return [_seat(**row) for row in rows]
 
@@ -187,15 +187,21 @@ def _presence(room_id: Any) -> dict[str, Exists]:
     cpu_there = Membership.objects.filter(
         room_id=room_id, seat_index=OuterRef("room_seat_index"), cpu_level__isnull=False
     )
-    return {"present": Exists(seated), "cpu_present": Exists(cpu_there)}
+    return {
+        "present": Exists(seated), "cpu_present": Exists(cpu_there),
+        "program": Exists(seated.filter(program_sockets__gt=0)),  # game/services/programs.py
+    }
 
 
 def _seat(
     seat: int, user_id: int | None, username: str, room_seat_index: int,
-    cpu_level: str | None, present: bool, cpu_present: bool,
+    cpu_level: str | None, present: bool, cpu_present: bool, program: bool = False,
 ) -> Seat:
     present = present or (cpu_level is not None and cpu_present)
-    return Seat(seat, user_id, username, room_seat_index, present, *panel.kind_of(cpu_level))
+    kind, level = panel.kind_of(cpu_level)
+    if program and cpu_level is None:
+        kind = panel.PROGRAM  # a person's seat played by a token client
+    return Seat(seat, user_id, username, room_seat_index, present, kind, level)
 
 
 def _locked_with_seats(**running: Any) -> Game | None:
@@ -404,8 +410,11 @@ def deadline_of(view: dict[str, Any] | None) -> float | None:
 # -- changing: start -------------------------------------------------------------------------------
 
 
-def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Game:
-    """Start the next game of `room` (owner only, two seated members or more)."""
+def start_game(
+    room: Room, by: AbstractBaseUser, now: float | None = None, match: Match | None = None
+) -> Game:
+    """Start the next game of `room` (owner only, two seated members or more), as a
+    game of `match` when given (game/services/matches.py)."""
     now = _now(now)
     with transaction.atomic():
         room = Room.objects.select_for_update().get(pk=room.pk)
@@ -419,7 +428,7 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
             timeout=float(room.timeout_seconds),
             now=now,
         )
-        game, seats = do_create_game(room, by, seated, engine)
+        game, seats = do_create_game(room, by, seated, engine, match)
         events = _initial_events(engine)
         do_append_events(game, events)
         cpu.do_schedule(game, engine, seats, now)
@@ -433,7 +442,8 @@ def start_game(room: Room, by: AbstractBaseUser, now: float | None = None) -> Ga
 
 
 def do_create_game(
-    room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine
+    room: Room, by: AbstractBaseUser, seated: list[Membership], engine: Engine,
+    match: Match | None = None,
 ) -> tuple[Game, list[Seat]]:
     number = (room.games.aggregate(n=Max("number"))["n"] or 0) + 1
     state = engine.to_dict()
@@ -448,12 +458,15 @@ def do_create_game(
                 next_deadline=to_datetime(engine.next_deadline),
                 rate=engine.rate,
                 started_by=by,
+                match=match,
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
     seats = [
         Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, True,
              *panel.kind_of(m.cpu_level))
+        if m.program_sockets == 0 or m.cpu_level is not None
+        else Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, True, panel.PROGRAM)
         for engine_seat, m in enumerate(seated)
     ]
     GamePlayer.objects.bulk_create(
@@ -569,6 +582,7 @@ def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
     It is the only clock: a move publishes no task, the sweep reads the indexed
     `next_deadline` (one index scan when nothing is due)."""
     now = _now(now)
+    matches.start_waiting()  # a match whose next game's start was lost
     due_at = to_datetime(now - grace)
     due = list(
         Game.objects.filter(status=Game.Status.RUNNING, next_deadline__lte=due_at)
@@ -578,9 +592,25 @@ def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
     changed = 0
     for game_id in due:
         try:
-            changed += _expire_one(game_id, now, due_at)
+            changed += _expire_chain(game_id, now, due_at)
         except Exception:  # one broken game must not stop the others' clocks
             log.exception("timeout sweep failed for game %s", game_id)
+    return changed
+
+
+# Versions one sweep may apply in a row to one game when each leaves the next one due at
+# once (CPU players in a match act without a pause).
+CHAIN_LIMIT = 100
+
+
+def _expire_chain(game_id: int, now: float, due_at: datetime | None) -> int:
+    """1 if the game changed: what is due, then what that made due at once, one short
+    transaction each, rather than one sweep period per move."""
+    changed = 0
+    for _ in range(CHAIN_LIMIT):
+        if not _expire_one(game_id, now, due_at):
+            break
+        changed = 1
     return changed
 
 
@@ -626,7 +656,7 @@ def do_save(
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
-    cpu.do_schedule(game, engine, seats, now)
+    cpu.do_schedule(game, engine, seats, now, step)
     do_append_events(game, events, step)
     game.save(
         update_fields=[
@@ -641,6 +671,7 @@ def do_save(
         room_info=info, deadline=cpu.due_deadline(game, engine),
     )
     transaction.on_commit(lambda: notify_change(change))
+    matches.next_game_on_commit(game)  # after the push above: the end before the next start
     return change
 
 
@@ -659,6 +690,7 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
     history.record_finished(game, engine, seats, summary)
+    matches.do_game_finished(game)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
@@ -706,6 +738,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         game.finished_at = to_datetime(now)
         game.version += 1
         who = getattr(by, "username", None)
+        matches.do_game_aborted(game)
         events = [{"type": "aborted", "to": None, "seat": None, "by": who}]
         do_append_events(game, events)
         game.save(

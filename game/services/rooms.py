@@ -390,7 +390,7 @@ def add_cpu(
         if not 0 <= seat_index < room.seat_count:
             raise RoomError(_("This room has no such seat."))
         membership = do_seat_cpu(room, seat_index, level)
-        room.save(update_fields=["updated_at"])
+        room.save(update_fields=["updated_at"])  # _lock pushes the new panel on commit
     return membership
 
 
@@ -412,8 +412,9 @@ def remove_cpu(room: Room, by: AbstractBaseUser | AnonymousUser, seat_index: int
         if cpu is None:
             raise RoomError(_("No CPU player sits on that seat."))
         cpu.delete()
-        room.save(update_fields=["updated_at"])
+        room.save(update_fields=["updated_at"])  # _lock pushes the new panel on commit
     return room
+
 
 
 def reset_deck_out_streak(room: Room) -> Room:

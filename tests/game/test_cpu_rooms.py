@@ -64,7 +64,9 @@ def test_a_cpu_seat_pushes_the_room_panel(
         rooms.add_cpu(room, alice, 2, "easy")
     pushed = async_to_sync(layer.receive)(channel)
     assert pushed["type"] == "room.panel"
-    assert pushed["room"]["seats"][2]["kind"] == "cpu"
+    seat = pushed["room"]["seats"][2]
+    assert (seat["index"], seat["kind"], seat["level"], seat["points"]) == (2, "cpu", "easy", 0)
+    assert seat["username"].startswith("CPU 3")
     with django_capture_on_commit_callbacks(execute=True):
         rooms.remove_cpu(room, alice, 2)
     assert async_to_sync(layer.receive)(channel)["room"]["seats"][2] is None

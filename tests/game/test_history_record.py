@@ -109,10 +109,9 @@ def test_cpu_seat_has_a_standing_but_no_player_stats(room, people):
     gets a room line marked CPU and never reaches PlayerStats (the leaderboard)."""
     alice, bob = people[:2]
     game = play_agari(room, people)
-    cpu_seat = {"user": None, "username": "CPU (普通)"}
-    if any(f.name == "cpu_level" for f in GamePlayer._meta.get_fields()):  # helper cpuroom's
-        cpu_seat["cpu_level"] = "normal"
-    GamePlayer.objects.filter(game=game, user=bob).update(**cpu_seat)
+    GamePlayer.objects.filter(game=game, user=bob).update(
+        user=None, cpu_level="normal", username="CPU (普通)"
+    )
     # Count a second game with the CPU seat through the same hook the live layer calls.
     from game.rules import Game as Engine
     from game.services.history import record_finished

@@ -1,0 +1,137 @@
+"""A reference program client for Dobon UNO (docs/bots-api.md).
+
+Connects with an API token, follows `state` frames, answers `legal_actions` with a
+trivial policy (dobon or return when possible, else the first play, else draw / pass),
+and resumes after a dropped connection with the resuming `sync`.
+
+    pip install websockets
+    DOBON_TOKEN=dobon_... python docs/bot-client.py ws://127.0.0.1:8000/ws/rooms/7/
+
+Stops after `--games` finished games (default: run until interrupted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import time
+from typing import Any
+
+import websockets
+
+Action = dict[str, Any]
+FATAL_CLOSE_CODES = {4401, 4404, 4409}  # retrying will not help (docs/bots-api.md)
+PREFERENCE = ("dobon", "return", "play", "color", "draw", "pass", "decline")
+
+
+def choose(view: dict[str, Any]) -> Action | None:
+    """The trivial policy: a legal action, by the order of PREFERENCE."""
+    legal = view.get("legal_actions") or []
+    for kind in PREFERENCE:
+        for action in legal:
+            if action["type"] == kind:
+                return action
+    return None
+
+
+class Bot:
+    def __init__(self, url: str, token: str, games: int | None) -> None:
+        self.url, self.token, self.games_wanted = url, token, games
+        self.game: int | None = None
+        self.version: int | None = None
+        self.answered: tuple[int, int] | None = None
+        self.finished: set[int] = set()
+        self.clock_offset = 0.0  # server time minus ours
+
+    def done(self) -> bool:
+        return self.games_wanted is not None and len(self.finished) >= self.games_wanted
+
+    async def run(self) -> None:
+        backoff = 0.5
+        while not self.done():
+            try:
+                await self.session()
+                backoff = 0.5
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else None
+                if code in FATAL_CLOSE_CODES:
+                    reason = closed.rcvd.reason if closed.rcvd else ""
+                    raise SystemExit(f"refused: close code {code} {reason}") from closed
+                print(f"connection dropped ({code}); resuming in {backoff:.1f} s")
+            except OSError as exc:
+                print(f"cannot connect ({exc}); retrying in {backoff:.1f} s")
+            if not self.done():
+                await asyncio.sleep(backoff + random.random() * backoff)
+                backoff = min(backoff * 2, 30.0)
+
+    async def session(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        async with websockets.connect(self.url, additional_headers=headers) as socket:
+            if self.game is not None:  # resume: every event after what we had
+                await self.send(socket, {"type": "sync", "game": self.game,
+                                         "version": self.version})
+            async for raw in socket:
+                await self.handle(socket, json.loads(raw))
+                if self.done():
+                    return
+
+    async def send(self, socket: Any, message: dict[str, Any]) -> None:
+        await socket.send(json.dumps(message))
+
+    async def handle(self, socket: Any, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "error":
+            print("refused:", message["code"], message["message"])
+        elif kind == "state":
+            await self.on_state(socket, message)
+
+    async def on_state(self, socket: Any, state: dict[str, Any]) -> None:
+        self.clock_offset = state["server_time"] - time.time()
+        game, version = state["game"], state["version"]
+        if game is None:
+            return  # no game running: wait for the next one
+        if game == self.game and self.version is not None and state["from_version"] > self.version:
+            # A version skipped (a push was lost): ask for what we missed.
+            await self.send(socket, {"type": "sync", "game": self.game, "version": self.version})
+        self.game, self.version = game, version
+        for event in state["events"]:
+            if event["type"] == "finished":
+                print(f"game {state['number']} over: {event['result']['kind']}, "
+                      f"deltas {event['result']['deltas']}")
+        if state["status"] != "running":
+            self.finished.add(game)
+            return
+        view = state["view"]
+        if view is None or (game, version) == self.answered:
+            return
+        left = self.seconds_left(state["deadline"])
+        if left is not None and left < 0:
+            return  # too late: the server applies the automatic action (R14) itself
+        action = choose(view)
+        if action is not None:
+            self.answered = (game, version)
+            await self.send(socket, {"type": "action", "action": action})
+
+    def seconds_left(self, deadline: float | None) -> float | None:
+        """A server deadline as seconds from now on our clock (skew corrected)."""
+        if deadline is None:
+            return None
+        return deadline - (time.time() + self.clock_offset)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("url", help="ws(s)://host/ws/rooms/<room id>/")
+    parser.add_argument("--games", type=int, default=None, help="stop after this many games")
+    args = parser.parse_args()
+    token = os.environ.get("DOBON_TOKEN")
+    if not token:
+        raise SystemExit("set DOBON_TOKEN to your API token")
+    asyncio.run(Bot(args.url, token, args.games).run())
+
+
+if __name__ == "__main__":
+    main()

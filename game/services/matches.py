@@ -1,0 +1,413 @@
+"""Matches: a room plays N games (1–1,000) back to back, as an AI contest's dealer does
+(docs/bots-api.md, "Matches").
+
+- `start_match`: the owner's one request. Empty seats may be filled with CPU players
+  (demo players); the first game starts in the same transaction.
+- The next game starts by itself: when a match game finishes, `do_game_finished` (in
+  the finishing transaction) counts it and, after the commit and the finished game's
+  push, `start_next` starts the next one (`next_game_on_commit`). The timeout sweep
+  (`start_waiting`) is the safety net for a start that was lost (a process that died
+  between the commit and the start). No thread, no sleep.
+- In match games CPU players act without their human-like delay (`cpu_delay_scale`).
+- Program timeout: the engine keeps its 5–60 s clock (ENGINE_API); a match may give
+  program seats a shorter one (1–60 s). The service layer applies it: a program seat
+  that can act since `t` (its engine deadline minus the engine timeout) and has not
+  acted by `t + program_timeout` gets R14's automatic action for its situation
+  (`auto_action`), applied like a move of that seat and logged with `"auto": true` in
+  the version's replay input. It rides on the CPU due-time (`Game.cpu_due`), so the
+  same ETA task / sweep that moves CPUs wakes it. R14's "draw, then pass" becomes two
+  versions: the automatic draw, then at once the automatic pass.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from game.history_present import RESULT_KINDS
+from game.match_models import (
+    MAX_GAMES,
+    MAX_PROGRAM_TIMEOUT,
+    MIN_GAMES,
+    MIN_PROGRAM_TIMEOUT,
+    Match,
+)
+from game.models import CpuLevel, Game, GamePlayer, Room
+from game.services import panel, play, rooms
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+
+    from game.rules import Game as Engine
+    from game.services.play import Seat
+
+log = logging.getLogger(__name__)
+
+Action = dict[str, Any]
+
+
+class MatchError(Exception):
+    """A refused match request; the message is for the person, in their language."""
+
+
+# -- starting --------------------------------------------------------------------------------
+
+
+def check_settings(games: Any, program_timeout: Any, cpu_level: Any) -> tuple[int, int | None,
+                                                                               str | None]:
+    """The match settings as numbers, or MatchError with what is wrong."""
+    try:
+        games = int(games)
+    except (TypeError, ValueError):
+        games = 0
+    if not MIN_GAMES <= games <= MAX_GAMES:
+        raise MatchError(_("A match has 1 to 1,000 games."))
+    if program_timeout in (None, ""):
+        program_timeout = None
+    else:
+        try:
+            program_timeout = int(program_timeout)
+        except (TypeError, ValueError):
+            program_timeout = 0
+        if not MIN_PROGRAM_TIMEOUT <= program_timeout <= MAX_PROGRAM_TIMEOUT:
+            raise MatchError(_("The program timeout is 1 to 60 seconds."))
+    if cpu_level in (None, ""):
+        cpu_level = None
+    elif cpu_level not in CpuLevel.values:
+        raise MatchError(_("Unknown CPU level."))
+    return games, program_timeout, cpu_level
+
+
+def start_match(
+    room: Room,
+    by: AbstractBaseUser,
+    games: Any,
+    program_timeout: Any = None,
+    cpu_level: Any = None,
+    now: float | None = None,
+) -> Match:
+    """The owner starts a match of `games` games; CPUs of `cpu_level` fill empty seats."""
+    games, program_timeout, cpu_level = check_settings(games, program_timeout, cpu_level)
+    with transaction.atomic():
+        room = rooms._lock(room)
+        rooms.check_owner(room, by)
+        if Match.objects.filter(room=room, status=Match.Status.RUNNING).exists():
+            raise MatchError(_("A match is already running in this room."))
+        if room.games.filter(status=Game.Status.RUNNING).exists():
+            raise MatchError(_("Wait for the running game to end."))
+        if cpu_level is not None:
+            taken = set(room.memberships.values_list("seat_index", flat=True))
+            for index in range(room.seat_count):
+                if index not in taken:
+                    rooms.do_seat_cpu(room, index, cpu_level)
+        match = Match.objects.create(
+            room=room, started_by_id=by.pk, games_total=games, program_timeout=program_timeout
+        )
+        try:
+            play.start_game(room, by, now=now, match=match)
+        except play.PlayError as exc:
+            raise MatchError(str(exc) or _("The match could not start.")) from exc
+    return match
+
+
+def stop_match(match: Match, by: AbstractBaseUser, now: float | None = None) -> Match:
+    """The owner stops a running match: its running game is aborted (not settled)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("room").get(pk=match.pk)
+        rooms.check_owner(match.room, by)
+        if match.status != Match.Status.RUNNING:
+            return match
+        do_end(match, Match.Status.ABORTED)
+        running = match.room.games.filter(status=Game.Status.RUNNING).first()
+        if running is not None:
+            play.abort_game(running, by=by, now=now)
+    return match
+
+
+def do_end(match: Match, status: str) -> None:
+    match.status = status
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "finished_at"])
+    panel.notify_room_panel_on_commit(match.room_id)
+
+
+# -- one game after the other ---------------------------------------------------------------------
+
+
+def do_game_finished(game: Game) -> None:
+    """Under the finishing game's lock: count it; the last one ends the match."""
+    if game.match_id is None:
+        return
+    match = Match.objects.select_for_update().get(pk=game.match_id)
+    if match.status != Match.Status.RUNNING:
+        return
+    match.games_finished += 1
+    match.save(update_fields=["games_finished"])
+    if match.games_finished >= match.games_total:
+        do_end(match, Match.Status.FINISHED)
+
+
+def next_game_on_commit(game: Game) -> None:
+    """After a match game's end is pushed, start the next game (if the match goes on).
+    Registered after the finished game's push, so that every client sees the end of
+    a game before the start of the next (a socket drops older games' frames)."""
+    if game.match_id is not None and game.status == Game.Status.FINISHED:
+        match_id = game.match_id
+        transaction.on_commit(lambda: start_next_safely(match_id))
+
+
+def do_game_aborted(game: Game) -> None:
+    """An aborted match game ends its match: the games after it would not be comparable."""
+    if game.match_id is None:
+        return
+    match = Match.objects.select_for_update().get(pk=game.match_id)
+    if match.status == Match.Status.RUNNING:
+        do_end(match, Match.Status.ABORTED)
+
+
+def start_next_safely(match_id: int) -> None:
+    try:
+        start_next(match_id)
+    except Exception:  # the sweep starts it instead
+        log.exception("could not start the next game of match %s", match_id)
+
+
+def start_next(match_id: int, now: float | None = None) -> Game | None:
+    """Start the match's next game, if it is running, has games left and nothing runs.
+    Safe to call twice (the after-commit hook and the sweep): the match row is locked
+    and the second call finds the game already running."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.RUNNING:
+            return None
+        room = match.room
+        if room.games.filter(status=Game.Status.RUNNING).exists():
+            return None
+        if match.games.count() >= match.games_total:
+            return None
+        owner = room.owner
+        try:
+            if owner is None:
+                raise play.PlayError("not_owner")
+            return play.start_game(room, owner, now=now, match=match)
+        except (play.PlayError, PermissionDenied) as exc:
+            log.warning("match %s stops: its next game cannot start (%r)", match_id, exc)
+            do_end(match, Match.Status.ABORTED)
+            return None
+
+
+def start_waiting(limit: int = 50) -> int:
+    """The sweep's part: running matches with no running game start their next game."""
+    running_game = Game.objects.filter(room_id=OuterRef("room_id"), status=Game.Status.RUNNING)
+    waiting = list(
+        Match.objects.filter(status=Match.Status.RUNNING)
+        .annotate(busy=Exists(running_game))
+        .filter(busy=False)
+        .values_list("pk", flat=True)[:limit]
+    )
+    started = 0
+    for match_id in waiting:
+        try:
+            started += start_next(match_id) is not None
+        except Exception:
+            log.exception("sweep could not start the next game of match %s", match_id)
+    return started
+
+
+# -- CPU players and program seats in match games -----------------------------------------------
+
+_program_timeouts: dict[int, int | None] = {}  # a match's setting never changes
+
+
+def program_timeout_of(game: Game) -> int | None:
+    if game.match_id is None:
+        return None
+    if game.match_id not in _program_timeouts:
+        _program_timeouts[game.match_id] = (
+            Match.objects.filter(pk=game.match_id).values_list("program_timeout", flat=True)
+            .first()
+        )
+    return _program_timeouts[game.match_id]
+
+
+def cpu_delay_scale(game: Game, default: float) -> float:
+    """Demo players in a match act at once; elsewhere they 'think' like people."""
+    return 0.0 if game.match_id is not None else default
+
+
+@dataclass(frozen=True)
+class ProgramClock:
+    seat: int
+    due: float
+
+
+def program_clocks(
+    game: Game, engine: Engine, seats: Iterable[Seat], now: float,
+    step: dict[str, Any] | None = None,
+) -> list[ProgramClock]:
+    """When each program seat that can act gets its automatic action, soonest first."""
+    timeout = program_timeout_of(game)
+    if timeout is None or engine.phase == "finished":
+        return []
+    clocks = []
+    for s in seats:
+        if s.kind != panel.PROGRAM or not s.present:
+            continue
+        view = engine.view(s.seat)
+        deadline = view.get("deadline")
+        if not view["legal_actions"] or deadline is None:
+            continue
+        if timeout >= view["timeout"]:
+            continue  # the engine's own clock comes first
+        due = deadline - view["timeout"] + timeout
+        if _after_auto_draw(step, s.seat, view):
+            due = now  # R14: the automatic draw is followed by the automatic pass at once
+        clocks.append(ProgramClock(s.seat, due))
+    return sorted(clocks, key=lambda c: (c.due, c.seat))
+
+
+def _after_auto_draw(step: dict[str, Any] | None, seat: int, view: dict[str, Any]) -> bool:
+    return bool(
+        step and step.get("auto") and step.get("seat") == seat
+        and step.get("action", {}).get("type") == "draw"
+        and any(a["type"] == "pass" for a in view["legal_actions"])
+    )
+
+
+def auto_action(legal: list[Action], rng: random.Random) -> Action | None:
+    """R14's automatic action, read from the seat's legal actions: chances lapse first
+    (decline), a colour choice gets a random colour, a drawn turn passes, an undrawn
+    turn or an open draw stack draws (takes)."""
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+    if "decline" in by_type:
+        return {"type": "decline"}
+    if "color" in by_type:
+        return dict(rng.choice(by_type["color"]))
+    for kind in ("pass", "draw"):
+        if kind in by_type:
+            return {"type": kind}
+    return None
+
+
+@dataclass
+class ProgramMove:
+    seat: int
+    action: Action
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def program_move(
+    game: Game, engine: Engine, seats: list[Seat], now: float
+) -> ProgramMove | None:
+    """Under the row lock: the automatic action of the first program seat whose match
+    timeout passed, applied to `engine`; None when none is due."""
+    for clock in program_clocks(game, engine, seats, now):
+        if clock.due > now:
+            break
+        rng = random.Random(f"{game.pk}:{game.version}:{clock.seat}:auto")
+        action = auto_action(engine.legal_actions(clock.seat), rng)
+        if action is None:
+            continue
+        return ProgramMove(clock.seat, action, play._apply(engine, clock.seat, action, now))
+    return None
+
+
+def next_program_due(
+    game: Game, engine: Engine, seats: Iterable[Seat], now: float,
+    step: dict[str, Any] | None = None,
+) -> float | None:
+    clocks = program_clocks(game, engine, seats, now, step)
+    return clocks[0].due if clocks else None
+
+
+# -- reading: standings, results, the log ---------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    """One player's line: total points, and the number of the game after which the
+    total last changed (the tie-break: whoever reached their final score first)."""
+
+    key: tuple[str, int]
+    name: str
+    kind: str
+    total: int = 0
+    games: int = 0
+    reached: int = 0
+    rank: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "name": self.name, "kind": self.kind,
+                "points": self.total, "games": self.games, "reached_at_game": self.reached}
+
+
+def player_key(user_id: int | None, cpu_level: str | None, room_seat: int) -> tuple[str, int]:
+    """A person is the same player on any seat; a CPU is the CPU on its room seat."""
+    if user_id is not None and cpu_level is None:
+        return ("user", user_id)
+    return ("cpu", room_seat)
+
+
+def standings(match: Match) -> list[Standing]:
+    """Every player of the match's finished games by total points, best first; equal
+    totals go to whoever reached that total in an earlier game. One query."""
+    rows = (
+        GamePlayer.objects.filter(game__match=match, game__status=Game.Status.FINISHED)
+        .order_by("game__number", "seat")
+        .values_list("user_id", "cpu_level", "room_seat_index", "username", "game__number",
+                     "delta")
+    )
+    table: dict[tuple[str, int], Standing] = {}
+    for user_id, level, room_seat, name, number, delta in rows:
+        key = player_key(user_id, level, room_seat)
+        line = table.setdefault(key, Standing(key, name, "cpu" if level else "human"))
+        line.name, line.games = name, line.games + 1
+        if delta:
+            line.total += delta
+            line.reached = number
+    ranked = sorted(table.values(), key=lambda s: (-s.total, s.reached, s.name))
+    return _ranked(ranked)
+
+
+def _ranked(lines: list[Standing]) -> list[Standing]:
+    for place, line in enumerate(lines, start=1):
+        line.rank = place
+    return lines
+
+
+def game_results(match: Match) -> list[dict[str, Any]]:
+    """The match's games in order: number, status, how each ended and who gained what."""
+    games = list(
+        match.games.order_by("number").only("pk", "number", "status", "result", "rate")
+    )
+    names: dict[int, dict[int, str]] = {}
+    for game_id, seat, name in GamePlayer.objects.filter(game__match=match).values_list(
+        "game_id", "seat", "username"
+    ):
+        names.setdefault(game_id, {})[seat] = name
+    results = []
+    for index, game in enumerate(games, start=1):
+        result = game.result or {}
+        seat_names = names.get(game.pk, {})
+        results.append({
+            "index": index,
+            "game": game,
+            "kind": result.get("kind"),
+            "kind_label": RESULT_KINDS.get(result.get("kind", ""), result.get("kind")),
+            "winners": [seat_names.get(s, "?") for s in result.get("winners", [])],
+            "deltas": [
+                (seat_names.get(s, "?"), d) for s, d in enumerate(result.get("deltas", [])) if d
+            ],
+        })
+    return results

@@ -1,0 +1,106 @@
+"""Matches over HTTP: the owner starts or stops one (POST, CSRF), anyone who may see the
+room reads its page, and downloads every game's log as one JSON file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from game import selectors
+from game.match_models import Match
+from game.models import Game
+from game.services import matches, rooms
+from game.views import _owned_room
+from game.views_history import game_log
+
+MATCH_LOG_FORMAT = "dobon-match-log/1"
+
+
+@login_required
+@require_POST
+def start_match(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _owned_room(request, room_id)
+    try:
+        match = matches.start_match(
+            room, request.user, request.POST.get("games"),  # type: ignore[arg-type]
+            request.POST.get("program_timeout"), request.POST.get("cpu_level"),
+        )
+    except matches.MatchError as exc:
+        messages.error(request, str(exc))
+        return redirect(room)
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def stop_match(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _visible_match(request, match_id)
+    # PermissionDenied (403) unless the owner
+    matches.stop_match(match, request.user)  # type: ignore[arg-type]
+    return redirect(match)
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    """The match, or a 404 that does not tell outsiders a private room exists."""
+    match = get_object_or_404(Match.objects.select_related("room", "room__owner"), pk=match_id)
+    invited = rooms.invited_room_ids(request.session)
+    if not rooms.can_view_room(match.room, request.user, invited):
+        raise Http404
+    return match
+
+
+@login_required
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _visible_match(request, match_id)
+    context = {
+        "match": match,
+        "room": match.room,
+        "standings": matches.standings(match),
+        "results": matches.game_results(match),
+        "is_owner": match.room.owner_id == request.user.pk,
+        "percent": int(100 * match.games_finished / match.games_total),
+    }
+    return render(request, "game/match.html", context)
+
+
+@login_required
+def match_log(request: HttpRequest, match_id: int) -> StreamingHttpResponse:
+    """Every game of the match in history's game-log format (docs/game-log.md), in one
+    JSON document, streamed game by game so a 1,000-game match is not built in memory."""
+    match = _visible_match(request, match_id)
+    response = StreamingHttpResponse(_log_chunks(match), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+    return response
+
+
+def match_header(match: Match) -> dict[str, object]:
+    return {
+        "id": match.pk,
+        "room": {"id": match.room_id, "name": match.room.name},
+        "status": match.status,
+        "games_total": match.games_total,
+        "games_finished": match.games_finished,
+        "program_timeout": match.program_timeout,
+        "started_at": match.created_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }
+
+
+def _log_chunks(match: Match) -> Iterator[str]:
+    standings = [line.to_dict() for line in matches.standings(match)]
+    head = {"format": MATCH_LOG_FORMAT, "match": match_header(match), "standings": standings}
+    yield json.dumps(head, ensure_ascii=False)[:-1] + ', "games": ['
+    games = match.games.select_related("room").exclude(status=Game.Status.RUNNING)
+    separator = ""
+    for game in games.order_by("number").iterator(chunk_size=50):  # over games only
+        log = game_log(game, list(game.players.all()), selectors.game_events(game))
+        yield separator + json.dumps(log, ensure_ascii=False)
+        separator = ","
+    yield "]}"
+

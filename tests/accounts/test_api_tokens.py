@@ -1,0 +1,99 @@
+"""API tokens on the profile pages: created and shown once, stored hashed, listed and
+revoked by their owner only, and useless for opening pages (docs/bots-api.md)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import ApiToken
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def create(client: Client, name: str = "my bot"):
+    return client.post(reverse("accounts:tokens"), {"name": name})
+
+
+def test_a_new_token_is_shown_once_and_stored_hashed(bob):
+    client = signed_in(bob)
+    response = create(client)
+    assert response.status_code == 200
+    key = response.context["new_key"]
+    assert key.startswith("dobon_") and len(key) > 40
+    assert key in response.content.decode()
+    token = ApiToken.objects.get(user=bob)
+    assert token.key_hash == hashlib.sha256(key.encode()).hexdigest()
+    assert not ApiToken.objects.filter(key_hash=key).exists()
+    assert token.name == "my bot" and key.startswith(token.prefix)
+    again = client.get(reverse("accounts:tokens")).content.decode()
+    assert "my bot" in again and key not in again
+
+
+def test_a_nameless_token_is_refused_and_nothing_is_created(bob):
+    response = create(signed_in(bob), "   ")
+    assert response.status_code == 400
+    assert not ApiToken.objects.exists()
+
+
+def test_the_token_pages_need_csrf(bob):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bob)
+    assert create(client).status_code == 403
+    assert not ApiToken.objects.exists()
+
+
+def test_revoking_keeps_the_token_listed_as_revoked(bob):
+    client = signed_in(bob)
+    create(client)
+    token = ApiToken.objects.get(user=bob)
+    response = client.post(reverse("accounts:revoke_token", args=[token.pk]))
+    assert response.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+
+
+def test_nobody_reads_or_revokes_another_users_tokens(bob, mallory):
+    create(signed_in(bob), "bob's secret bot")
+    token = ApiToken.objects.get(user=bob)
+    thief = signed_in(mallory)
+    page = thief.get(reverse("accounts:tokens")).content.decode()
+    assert "bob&#x27;s secret bot" not in page and "bob's secret bot" not in page
+    assert token.prefix not in page
+    assert thief.post(reverse("accounts:revoke_token", args=[token.pk])).status_code == 403
+    token.refresh_from_db()
+    assert token.revoked_at is None
+
+
+def test_a_token_cannot_open_pages(bob):
+    response = create(signed_in(bob))
+    key = response.context["new_key"]
+    program = Client(HTTP_AUTHORIZATION=f"Bearer {key}")
+    for url in (reverse("game:lobby"), reverse("accounts:tokens"),
+                reverse("accounts:profile", args=["bob"])):
+        answer = program.get(url)
+        assert answer.status_code == 302 and reverse("accounts:login") in answer["Location"]
+    assert program.post(reverse("accounts:tokens"), {"name": "x"}).status_code in (302, 403)
+    assert ApiToken.objects.count() == 1
+
+
+def test_the_token_page_speaks_japanese_by_default(bob):
+    page = signed_in(bob).get(reverse("accounts:tokens")).content.decode()
+    assert "APIトークン" in page
+
+
+def test_at_most_ten_active_tokens(bob):
+    client = signed_in(bob)
+    for n in range(10):
+        assert create(client, f"bot {n}").status_code == 200
+    assert create(client, "one too many").status_code == 400
+    assert ApiToken.objects.filter(user=bob).count() == 10

@@ -1,0 +1,115 @@
+"""The bot API on the production stack: daphne, Celery worker and beat, PostgreSQL and
+Redis. The reference client (docs/bot-client.py) plays a whole match by token against
+three CPU players; the owner starts the match with a real POST; nobody presses start
+between games; a revoked token is refused with 4401."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import secrets
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from stack_helpers import ROOT, require_stack, session_cookie, stack
+
+from accounts import tokens
+from game.match_models import Match
+from game.models import Game, GameEvent, Membership, Room
+
+pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
+
+
+def reference_client() -> Any:
+    spec = importlib.util.spec_from_file_location("bot_client", ROOT / "docs" / "bot-client.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def post_form(port: int, path: str, cookie: str, fields: dict[str, str]) -> int:
+    token = secrets.token_hex(16)
+    body = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": token}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=body, method="POST",
+        headers={"Cookie": f"{cookie}; csrftoken={token}",
+                 "Content-Type": "application/x-www-form-urlencoded"},
+    )
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    try:
+        return urllib.request.build_opener(NoRedirect).open(request, timeout=10).status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_the_reference_client_plays_a_match_against_cpus_on_the_stack(tmp_path: Path, alice, bob):
+    require_stack()
+    room = Room.objects.create(name="arena", owner=alice, timeout_seconds=5)
+    Membership.objects.create(room=room, user=bob, seat_index=0)
+    key = tokens.create_token(bob, "contest bot").key
+    client = reference_client()
+    cookie = session_cookie(alice)
+
+    async def scenario(port: int) -> None:
+        bot = client.Bot(f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/", key, games=2)
+        playing = asyncio.create_task(bot.run())
+        await asyncio.sleep(1.0)  # connected and counted as a program before the start
+        fields = {"games": "2", "program_timeout": "2", "cpu_level": "normal"}
+        status = await asyncio.to_thread(post_form, port, f"/rooms/{room.pk}/match/", cookie,
+                                         fields)
+        assert status == 302
+        await asyncio.wait_for(playing, 240)
+
+    with stack(tmp_path, DOBON_CPU_DELAY_PERCENT="0", REDIS_URL=settings.REDIS_URL) as running:
+        port = running.daphne()
+        running.celery()
+        asyncio.run(scenario(port))
+        match = Match.objects.get(room=room)
+        for _ in range(50):  # the last game's settlement commits just before its push
+            match.refresh_from_db()
+            if match.status == Match.Status.FINISHED:
+                break
+            asyncio.run(asyncio.sleep(0.1))
+    assert (match.status, match.games_finished) == (Match.Status.FINISHED, 2)
+    games = Game.objects.filter(match=match)
+    assert [g.status for g in games] == ["finished", "finished"]
+    assert all(p["kind"] == "program" for g in games for p in g.result["players"]
+               if p["seat"] == 0)
+    # The program acted itself (not only through timeouts).
+    assert GameEvent.objects.filter(game__match=match, step__seat=0,
+                                    step__auto__isnull=True).exists()
+
+
+def test_a_revoked_token_is_refused_with_4401_on_the_stack(tmp_path: Path, alice, bob):
+    require_stack()
+    room = Room.objects.create(name="arena", owner=alice)
+    Membership.objects.create(room=room, user=bob, seat_index=0)
+    new = tokens.create_token(bob, "old bot")
+    tokens.revoke_token(bob, new.token.pk)
+
+    async def scenario(port: int) -> tuple[int, str]:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        async with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/",
+                           additional_headers={"Authorization": f"Bearer {new.key}"}) as ws:
+            try:
+                await asyncio.wait_for(ws.recv(), 5)
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None
+                return closed.rcvd.code, closed.rcvd.reason
+        raise AssertionError("the socket stayed open")
+
+    with stack(tmp_path, REDIS_URL=settings.REDIS_URL) as running:
+        port = running.daphne()
+        # daphne forwards the close code but not the reason text (docs/bots-api.md)
+        assert asyncio.run(scenario(port))[0] == 4401

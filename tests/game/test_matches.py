@@ -1,0 +1,198 @@
+"""Matches (docs/bots-api.md): N games back to back with no human start, CPU demo
+players, the program-seat timeout, standings with the tie rule, the log download."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.test import Client
+from django.urls import reverse
+from play_helpers import NOW, make_room
+
+from game.match_models import Match
+from game.models import Game, GameEvent, GamePlayer, Membership, Room
+from game.replay import Version, rebuild
+from game.services import matches, play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_broker(settings):
+    settings.CELERY_BROKER_URL = ""
+
+
+def cpu_only_room(owner: Any) -> Room:
+    """alice owns it and watches; the match fills all four seats with CPUs."""
+    return Room.objects.create(name="arena", owner=owner, seat_count=4)
+
+
+def run_until_over(match: Match, limit: float = 300.0) -> Match:
+    """The sweep, again and again, as the scheduler would run it: nobody starts games."""
+    give_up = time.monotonic() + limit
+    while True:
+        match.refresh_from_db()
+        if match.status != Match.Status.RUNNING:
+            return match
+        assert time.monotonic() < give_up, f"match stuck at {match.games_finished} games"
+        play.expire_due_games()
+
+
+def signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_ten_game_match_of_cpus_runs_by_itself_to_the_end(alice):
+    room = cpu_only_room(alice)
+    match = matches.start_match(room, alice, games=10, cpu_level="easy")
+    assert Membership.objects.filter(room=room, cpu_level="easy").count() == 4
+    match = run_until_over(match)
+    assert match.status == Match.Status.FINISHED and match.games_finished == 10
+    games = list(Game.objects.filter(match=match).order_by("number"))
+    assert [g.status for g in games] == ["finished"] * 10
+    assert not Game.objects.filter(room=room, status=Game.Status.RUNNING).exists()
+    lines = matches.standings(match)
+    totals: dict[int, int] = {}
+    for seat, delta in GamePlayer.objects.filter(game__match=match).values_list(
+        "room_seat_index", "delta"
+    ):
+        totals[seat] = totals.get(seat, 0) + (delta or 0)
+    assert sorted(line.total for line in lines) == sorted(totals.values())
+    assert sum(totals.values()) == 0
+    assert [line.total for line in lines] == sorted((line.total for line in lines), reverse=True)
+    assert all(line.games == 10 for line in lines)
+
+    page = signed_in(alice).get(match.get_absolute_url()).content.decode()
+    assert page.count('data-testid="match-game"') == 10
+    assert page.count('data-testid="standing-row"') == 4
+
+    download = signed_in(alice).get(reverse("game:match_log", args=[match.pk]))
+    assert download.status_code == 200
+    log = json.loads(b"".join(download.streaming_content))
+    assert log["format"] == "dobon-match-log/1" and len(log["games"]) == 10
+    assert [s["points"] for s in log["standings"]] == [line.total for line in lines]
+    for game_log in log["games"]:
+        assert game_log["format"] == "dobon-game-log/1"
+        frames = rebuild(game_log["initial"]["engine_state"], versions_of(game_log["events"]))
+        assert frames[-1].table["result"] is not None  # replayed to the settlement
+        assert frames[-1].table["result"]["deltas"] == game_log["result"]["deltas"]
+
+
+def versions_of(events: list[dict[str, Any]]) -> list[Version]:
+    versions: list[Version] = []
+    for e in events:
+        if not versions or versions[-1].number != e["version"]:
+            versions.append(Version(e["version"], e["input"], []))
+        versions[-1].events.append(e["event"])
+    return versions
+
+
+def finished_game(match: Match, number: int, deltas: dict[Any, int]) -> None:
+    """A finished game of `match` with the given per-player deltas (people by user)."""
+    game = Game.objects.create(room=match.room, number=number, state={}, match=match,
+                               status=Game.Status.FINISHED)
+    for seat, (user, delta) in enumerate(deltas.items()):
+        GamePlayer.objects.create(game=game, seat=seat, room_seat_index=seat, user=user,
+                                  username=user.username, delta=delta)
+
+
+def test_equal_totals_go_to_whoever_reached_the_score_first(alice, bob, carol, dave):
+    """zed (bob) reaches 10 in game 1, amy (carol) only in game 2: zed ranks first,
+    although "amy" sorts first by name."""
+    bob.username, carol.username = "zed", "amy"
+    bob.save()
+    carol.save()
+    room = make_room(alice, bob, carol, dave)
+    match = Match.objects.create(room=room, started_by=alice, games_total=3,
+                                 status=Match.Status.FINISHED)
+    finished_game(match, 1, {alice: 0, bob: 10, carol: 0, dave: -10})
+    finished_game(match, 2, {alice: 0, bob: 0, carol: 10, dave: -10})
+    finished_game(match, 3, {alice: 5, bob: 0, carol: 0, dave: -5})
+    lines = matches.standings(match)
+    assert [(line.name, line.total, line.reached) for line in lines] == [
+        ("zed", 10, 1), ("amy", 10, 2), ("alice", 5, 3), ("dave", -25, 3),
+    ]
+    assert [line.rank for line in lines] == [1, 2, 3, 4]
+
+
+def test_a_program_seat_gets_its_r14_action_after_the_match_timeout(alice, bob, settings):
+    """R14 with the match's 1-second program timeout, applied by the service layer (the
+    engine keeps its 10 s): the program seat that does not act is moved by the sweep
+    well before its engine deadline, with `auto` in the logged replay input."""
+    room = make_room(bob, seats=[0])
+    Membership.objects.filter(room=room, user=bob).update(program_sockets=1)
+    match = matches.start_match(room, bob, games=1, program_timeout=1, cpu_level="easy",
+                                now=NOW)
+    game = Game.objects.get(match=match)
+    now = NOW
+    while not GameEvent.objects.filter(game=game, step__auto=True).exists():
+        now += 0.25
+        assert now < NOW + 30, "no automatic action for the program seat"
+        play.expire_due_games(now=now)
+    auto = GameEvent.objects.filter(game=game, step__auto=True).order_by("seq").first()
+    assert auto.step["seat"] == 0
+    # The program seat became able to act with the version before this one; it was
+    # moved 1 s after that (the sweep runs every 0.25 s here), not after 10 s.
+    previous = GameEvent.objects.filter(game=game, version=auto.version - 1).first()
+    became_able = previous.step["now"] if previous.step else NOW
+    assert 1.0 <= auto.step["now"] - became_able <= 1.0 + 0.25 + 1e-6
+
+
+def test_start_refuses_bad_settings_and_outsiders(alice, bob):
+    room = make_room(alice, bob)
+    for games in (0, 1001, "many"):
+        with pytest.raises(matches.MatchError):
+            matches.start_match(room, alice, games=games)
+    with pytest.raises(matches.MatchError):
+        matches.start_match(room, alice, games=5, program_timeout=0)
+    with pytest.raises(PermissionDenied):
+        matches.start_match(room, bob, games=5)
+    assert not Match.objects.exists() and not Game.objects.exists()
+
+
+def test_the_owner_starts_a_match_from_the_room_page(alice, bob):
+    room = make_room(alice, bob)
+    client = signed_in(alice)
+    assert "start-match" in client.get(room.get_absolute_url()).content.decode()
+    response = client.post(reverse("game:start_match", args=[room.pk]),
+                           {"games": "3", "program_timeout": "2", "cpu_level": "normal"})
+    match = Match.objects.get(room=room)
+    assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+    assert (match.games_total, match.program_timeout) == (3, 2)
+    page = client.get(match.get_absolute_url())
+    assert page.status_code == 200 and "match-progress" in page.content.decode()
+    room_page = client.get(room.get_absolute_url()).content.decode()
+    assert match.get_absolute_url() in room_page and "start-match" not in room_page
+    assert signed_in(bob).post(reverse("game:stop_match", args=[match.pk])).status_code == 403
+    client.post(reverse("game:stop_match", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
+    assert not Game.objects.filter(room=room, status=Game.Status.RUNNING).exists()
+
+
+def test_a_private_rooms_match_is_hidden_from_outsiders(alice, bob, mallory):
+    room = make_room(alice, bob, is_public=False)
+    match = matches.start_match(room, alice, games=2)
+    outsider = signed_in(mallory)
+    assert outsider.get(reverse("game:match", args=[match.pk])).status_code == 404
+    assert outsider.get(reverse("game:match_log", args=[match.pk])).status_code == 404
+    assert signed_in(bob).get(reverse("game:match", args=[match.pk])).status_code == 200
+
+
+def test_one_sweep_plays_the_cpu_moves_that_are_due_at_once(alice):
+    """In a match CPUs act without a pause: one sweep goes on from version to version
+    (one transaction each) instead of waiting a sweep period per move."""
+    from game.services.play import CHAIN_LIMIT
+
+    room = cpu_only_room(alice)
+    match = matches.start_match(room, alice, games=1, cpu_level="easy")
+    game = Game.objects.get(match=match)
+    assert play.expire_due_games(now=time.time() + 0.01) >= 1
+    game.refresh_from_db()
+    assert game.version > 1 and (game.version >= CHAIN_LIMIT or game.status == "finished")
