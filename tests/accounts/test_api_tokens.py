@@ -78,8 +78,10 @@ def test_a_token_cannot_open_pages(bob):
     response = create(signed_in(bob))
     key = response.context["new_key"]
     program = Client(HTTP_AUTHORIZATION=f"Bearer {key}")
-    for url in (reverse("game:lobby"), reverse("accounts:tokens"),
-                reverse("accounts:profile", args=["bob"])):
+    # `/` shows signed-out visitors the landing page (issue 7): still not signed in.
+    landing = program.get(reverse("game:lobby"))
+    assert landing.status_code == 200 and not landing.wsgi_request.user.is_authenticated
+    for url in (reverse("accounts:tokens"), reverse("accounts:profile", args=["bob"])):
         answer = program.get(url)
         assert answer.status_code == 302 and reverse("accounts:login") in answer["Location"]
     assert program.post(reverse("accounts:tokens"), {"name": "x"}).status_code in (302, 403)
