@@ -155,4 +155,5 @@ def test_the_start_button_and_the_sit_prompt_follow_the_live_seating(
         expect(a.page.locator("[data-role=start-hint]")).to_be_hidden()
         assert a.page.evaluate("window.__sameDocument === true")
         for p in (a, b):  # before this daphne stops: their routes would outlive it
+            p.page.context.unroute_all(behavior="ignoreErrors")  # a seat-list fetch in flight
             p.page.context.close()
