@@ -4,12 +4,12 @@
     REDIS_URL=redis://127.0.0.1:6379/14 \\
     .venv/bin/python -m game.bench_match --games 1000 --matches 1 --seconds 3600
 
-Starts daphne and a Celery worker and beat (production settings, as game/bench_load.py
+Starts daphne and a Celery worker and beat (production settings, as manage.py bench_load
 does), creates `--matches` rooms of four seats, connects one websocket client per room
 (the room owner, by API token, watching every `state` frame), and starts in each room a
 match of `--games` games with four CPU players (`--level`) in the empty seats. Nothing
-else happens: the CPU seats act through the service layer (ETA tasks on the Celery
-worker, the beat sweep as safety net), each finished game starts the next.
+else happens: the CPU seats act through the service layer (woken by the beat sweep,
+which plays a match's back-to-back CPU moves in a row), each finished game starts the next.
 
 Figures: games per minute (wall time) per match and in total, versions (moves and
 timeouts) per second, and CPU seconds per game of the daphne, worker and beat process
@@ -24,14 +24,28 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from game.bench_load import Processes, django_setup, ensure_database, retire_old_games
+from game.management.bench.stack import Processes, ensure_database, retire_old_games
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def django_setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dobon_site.settings")
+    # The servers run with DEBUG off, which refuses the development key; the client
+    # signs in by API token, so any key shared with the servers will do.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
 
 
 def group_cpu_seconds(leader: int) -> float:
@@ -102,7 +116,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     owner, rooms, key = await sync_to_async(make_rooms)(args.matches)
     logs = Path(tempfile.mkdtemp(prefix="bench-match-"))
-    processes = Processes(logs)
+    (logs / "counters").mkdir()
+    processes = Processes(logs, logs / "counters")
     port = processes.daphne()
     processes.celery()
     await asyncio.sleep(4)  # the worker and beat come up
@@ -110,8 +125,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     frames: dict[int, int] = {}
     watchers = [asyncio.create_task(watch(port, r.pk, key, stop, frames)) for r in rooms]
     await asyncio.sleep(1)
-    leaders = {f"{Path(str(p.args[0])).name}-{i}": p.pid  # type: ignore[index]
-               for i, p in enumerate(processes.started)}
+    leaders = {f"{kind}-{i}": p.pid for i, (kind, p) in enumerate(processes.started)}
     cpu_before = {name: group_cpu_seconds(pid) for name, pid in leaders.items()}
     started = time.monotonic()
     match_ids = []
