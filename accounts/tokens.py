@@ -127,7 +127,3 @@ def user_for_key(key: str) -> tuple[User, int] | None:
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     return token.user, token.pk
-
-
-def is_active_token(token_id: int) -> bool:
-    return ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()

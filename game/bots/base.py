@@ -60,6 +60,14 @@ def sure_win(legal: Sequence[Action]) -> Action | None:
     return find(legal, "return")
 
 
+def obvious(legal: Sequence[Action]) -> Action | None:
+    """What every level does without weighing anything: a lone listed action, a return
+    (R10, always paid for by the declarers) or else a dobon (R9). None: weigh the rest."""
+    if len(legal) == 1:
+        return legal[0]
+    return sure_win(legal) or find(legal, "dobon")
+
+
 def colour_by_hand(legal: Sequence[Action], hand: Sequence[str],
                    weights: Mapping[str, float] | None = None) -> Action | None:
     """R6: the colour this seat holds most of (number cards weigh a little more, as they

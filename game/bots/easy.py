@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, decision_rng, find
+from .base import Action, decision_rng, obvious
 from .knowledge import Event, View
 
 
@@ -17,11 +17,8 @@ class EasyPolicy:
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
         legal: list[Action] = view["legal_actions"]
-        if not legal:
-            return None
-        for kind in ("return", "dobon"):
-            action = find(legal, kind)
-            if action is not None:
-                return action
+        certain = obvious(legal)  # a lone action, a return or a dobon: easy takes them too
+        if certain is not None or not legal:
+            return certain
         rng = decision_rng(self.level, self.seed, view, events)
         return legal[rng.randrange(len(legal))]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, colour_by_hand, find, plays, sure_win, without
+from .base import Action, colour_by_hand, find, obvious, plays, without
 from .knowledge import IS_ACTION, Event, Table, View, points
 
 # Points a play is worth to this policy, per unit (tuned by tournaments, docs/bots.md).
@@ -40,10 +40,8 @@ class NormalPolicy:
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
         legal: list[Action] = view["legal_actions"]
-        if len(legal) <= 1:
-            return legal[0] if legal else None  # nothing to weigh (a lone draw, say)
-        certain = sure_win(legal) or find(legal, "dobon")
-        if certain is not None:
+        certain = obvious(legal)
+        if certain is not None or not legal:
             return certain
         colour = colour_by_hand(legal, view["hand"])
         if colour is not None:

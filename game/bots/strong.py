@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, colour_by_hand, find, plays, sure_win, without
+from .base import Action, colour_by_hand, find, obvious, plays, without
 from .knowledge import IS_ACTION, Event, Table, View, points
 
 _PER_CARD = 12.0
@@ -47,12 +47,10 @@ class StrongPolicy:
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
         legal: list[Action] = view["legal_actions"]
-        if len(legal) <= 1:
-            return legal[0] if legal else None  # nothing to weigh (a lone draw, say)
         # R10 / R9: a return or a dobon always pays: T from the other side (R11). Even a
         # dobon that may be returned: the target returns at most about one time in four.
-        certain = sure_win(legal) or find(legal, "dobon")
-        if certain is not None:
+        certain = obvious(legal)
+        if certain is not None or not legal:
             return certain
         options = plays(legal)
         table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0))

@@ -139,12 +139,6 @@ def is_due(game: Game, now: float) -> bool:
     return game.cpu_due is not None and game.cpu_due.timestamp() <= now
 
 
-def due_deadline(game: Game, engine: Engine) -> float | None:
-    """The earliest moment anything is due in `game`: a CPU move or an engine clock."""
-    moment = earliest(engine.next_deadline, game.cpu_due)
-    return None if moment is None else moment.timestamp()
-
-
 # -- acting -------------------------------------------------------------------------------------
 
 

@@ -76,7 +76,6 @@ def start_fixed_game(
             events,
             seats,
             room_info=play.room_info(room),
-            deadline=engine.next_deadline,
         )
         transaction.on_commit(lambda: play.notify_change(change))
     return game

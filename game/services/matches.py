@@ -102,7 +102,7 @@ def start_match(
         rooms.check_owner(room, by)
         if Match.objects.filter(room=room, status=Match.Status.RUNNING).exists():
             raise MatchError(_("A match is already running in this room."))
-        if room.games.filter(status=Game.Status.RUNNING).exists():
+        if rooms.has_running_game(room):
             raise MatchError(_("Wait for the running game to end."))
         if cpu_level is not None:
             taken = set(room.memberships.values_list("seat_index", flat=True))
@@ -190,7 +190,7 @@ def start_next(match_id: int, now: float | None = None) -> Game | None:
         if match is None or match.status != Match.Status.RUNNING:
             return None
         room = match.room
-        if room.games.filter(status=Game.Status.RUNNING).exists():
+        if rooms.has_running_game(room):
             return None
         if match.games.count() >= match.games_total:
             return None

@@ -160,7 +160,6 @@ class TableChange:
     events: list[Event]
     seats: list[Seat]
     room_info: dict[str, Any] | None = None
-    deadline: float | None = None
 
 
 SEAT_FIELDS = ("seat", "user_id", "username", "room_seat_index", "cpu_level")
@@ -276,7 +275,7 @@ def check_action_shape(action: Any) -> Action:
 def check_can_start(room: Room, by: AbstractBaseUser, seated: list[Membership]) -> None:
     if not by.is_authenticated or room.owner_id != by.pk:
         raise NotRoomOwner()
-    if Game.objects.filter(room=room, status=Game.Status.RUNNING).exists():
+    if rooms.has_running_game(room):
         raise PlayError("game_running")
     if len(seated) < 2:
         raise PlayError("too_few_players")
@@ -435,7 +434,7 @@ def start_game(
         game.save(update_fields=["event_count", "cpu_due", "next_deadline"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
-            room_info=room_info(room), deadline=cpu.due_deadline(game, engine),
+            room_info=room_info(room),
         )
         transaction.on_commit(lambda: notify_change(change))
     return game
@@ -463,10 +462,8 @@ def do_create_game(
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
     seats = [
-        Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, True,
-             *panel.kind_of(m.cpu_level))
-        if m.program_sockets == 0 or m.cpu_level is not None
-        else Seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, True, panel.PROGRAM)
+        _seat(engine_seat, m.user_id, panel.member_name(m), m.seat_index, m.cpu_level,
+              present=True, cpu_present=False, program=m.program_sockets > 0)
         for engine_seat, m in enumerate(seated)
     ]
     GamePlayer.objects.bulk_create(
@@ -668,7 +665,7 @@ def do_save(
         info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
     change = TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
-        room_info=info, deadline=cpu.due_deadline(game, engine),
+        room_info=info,
     )
     transaction.on_commit(lambda: notify_change(change))
     matches.next_game_on_commit(game)  # after the push above: the end before the next start
@@ -834,11 +831,6 @@ def notify_change(change: TableChange) -> None:
             _send(pushes)
     except Exception:  # clients resync by version; a failed push must not undo a move
         log.exception("push failed for game %s v%s", change.game_id, change.version)
-
-
-def notify_room_changed(room_id: int) -> None:
-    """Push the room's new panel to every socket of the room (seats, settings, …)."""
-    panel.notify_room_panel(room_id)
 
 
 def _send(pushes: list[tuple[str, dict[str, Any]]]) -> None:

@@ -6,7 +6,7 @@
 const SYMBOLS = { S: "⊘", R: "⇄", "+2": "+2", F: "F" };
 const PLAY_MS = 900;
 
-export function cardParts(code) {
+function cardParts(code) {
   if (code.startsWith("W")) return ["W", code === "W+4" ? "+4" : "W"];
   const rest = code.slice(1);
   return [code[0], SYMBOLS[rest] ?? rest];
@@ -19,7 +19,7 @@ function el(tag, className, text) {
   return node;
 }
 
-export function cardElement(code) {
+function cardElement(code) {
   const [colour, face] = cardParts(code);
   const node = el("span", `card card--${colour}`, face);
   node.title = code;

@@ -14,3 +14,9 @@ def clock(monkeypatch) -> FakeClock:
     fake = FakeClock()
     monkeypatch.setattr(RoomConsumer, "clock", staticmethod(fake))
     return fake
+
+
+@pytest.fixture
+def people(alice, bob, carol, dave):
+    """Four seated players in seat order (the history tests' table)."""
+    return [alice, bob, carol, dave]

@@ -188,6 +188,7 @@ def assert_timeout_plays_for_it(game: Game, wake: float) -> None:
 
 
 def test_a_failing_policy_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypatch, caplog):
+    """R14: a CPU whose policy crashes is played for by its seat's timeout action."""
     def broken(view, events):
         raise RuntimeError("the policy crashed")
 
@@ -200,6 +201,7 @@ def test_a_failing_policy_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypat
 
 
 def test_a_slow_policy_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypatch, caplog):
+    """R14: a CPU whose policy is too slow is played for by its seat's timeout action."""
     def slow(view, events):
         time.sleep(0.05)
         return first_play(view, events)
@@ -214,6 +216,7 @@ def test_a_slow_policy_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypatch,
 
 
 def test_an_illegal_answer_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypatch, caplog):
+    """R14: a CPU that answers an illegal action is played for by its timeout action."""
     use_policy(monkeypatch, lambda view, events: {"type": "pass"})  # not drawn yet: illegal
     wake = due(cpu_on_turn)
     with caplog.at_level(logging.ERROR, logger="game.services.cpu"):
@@ -223,6 +226,7 @@ def test_an_illegal_answer_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypa
 
 
 def test_a_waiting_policy_is_asked_once_per_change(cpu_on_turn, monkeypatch):
+    """R14: a CPU that waits is not asked again; its timeout plays when due."""
     asked: list[int] = []
 
     def wait(view, events):
@@ -301,7 +305,8 @@ def play_to_the_end(room: Room, game: Game, person: Any, rng: random.Random, now
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_one_person_and_three_cpus_play_whole_games(alice, level):
     """Games in a row (at least two, and until the person has had a move: a dobon can end
-    a game before its turn comes) in the room "play now" made."""
+    a game before its turn comes) in the room "play now" made; R11.4 settlement counts
+    the CPU seats like people."""
     game = cpu.start_game_against_cpus(alice, level, now=NOW)
     room = Room.objects.get(pk=game.room_id)
     rng = random.Random(level)

@@ -16,11 +16,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def people(alice, bob, carol, dave):
-    return [alice, bob, carol, dave]
-
-
-@pytest.fixture
 def room(people):
     return make_room(*people)
 

@@ -17,11 +17,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def people(alice, bob, carol, dave):
-    return [alice, bob, carol, dave]
-
-
-@pytest.fixture
 def staff(django_user_model):
     return django_user_model.objects.create_user("steve", password="x", is_staff=True)
 
@@ -203,6 +198,7 @@ def test_public_room_history_for_anyone_signed_in_and_login_for_anonymous(client
 
 
 def test_running_game_is_never_shown(client, people, staff):
+    """R15.2: no history page or log exposes a game that is still running."""
     room = make_room(*people)
     game = play.start_game(room, people[0], now=NOW)
     for user in (people[0], staff):
