@@ -70,13 +70,17 @@ def make_tables(rooms: int, timeout: int) -> list[Table]:
     from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.backends.db import SessionStore
 
+    from accounts.usernames import username_key
     from game.models import Membership, Room
 
     run = f"b{secrets.token_hex(4)}"
     User = get_user_model()
     unusable = make_password(None)
+    names = [f"{run}_{i}" for i in range(rooms * 4)]
+    # bulk_create skips User.save(), which fills the look-alike key
     User.objects.bulk_create(
-        User(username=f"{run}_{i}", password=unusable) for i in range(rooms * 4)
+        User(username=name, username_key=username_key(name), password=unusable)
+        for name in names
     )
     users = list(User.objects.filter(username__startswith=f"{run}_").order_by("pk"))
     tables = []
