@@ -1,21 +1,27 @@
-"""Match speed on the production stack: CPU players play matches back to back.
+"""Match speed on the production stack: four CPU players per room play matches.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dobon_bench \\
     REDIS_URL=redis://127.0.0.1:6379/14 \\
     .venv/bin/python -m game.bench_match --games 1000 --matches 1 --seconds 3600
 
 Starts daphne and a Celery worker and beat (production settings, as manage.py bench_load
-does), creates `--matches` rooms of four seats, connects one websocket client per room
-(the room owner, by API token, watching every `state` frame), and starts in each room a
-match of `--games` games with four CPU players (`--level`) in the empty seats. Nothing
-else happens: the CPU seats act through the service layer (woken by the beat sweep,
-which plays a match's back-to-back CPU moves in a row), each finished game starts the next.
+does) and creates `--matches` rooms of four seats. Then, by `--players`:
+
+- `programs` (the default, the contest's set-up): four members per room, each a
+  websocket client signed in by API token that plays its seat with a CPU policy
+  (`game.bots.client`, `--level`), in a match with a `--program-timeout` (1 s) for
+  program seats. Every move goes through the socket, the consumer and the database.
+- `cpu`: four CPU seats of the room (demo players) and one watching client per room;
+  the CPUs act through the service layer, woken by the beat sweep.
+
+Each room starts a match of `--games` games; each finished game starts the next.
 
 Figures: games per minute (wall time) per match and in total, versions (moves and
-timeouts) per second, and CPU seconds per game of the daphne, worker and beat process
-groups (from /proc; PostgreSQL and Redis are not included: on a shared machine their
-processes serve others too). Stops when every match is over or after `--seconds`; the
-unfinished matches are stopped then.
+timeouts) per second, automatic actions (R14, a seat that did not answer in time), and
+CPU seconds per game of the daphne, worker and beat process groups and of the clients
+(this process; from /proc). PostgreSQL and Redis are not included: on a shared machine
+their processes serve others too. Stops when every match is over or after `--seconds`;
+the unfinished matches are stopped then.
 """
 
 from __future__ import annotations
@@ -27,10 +33,18 @@ import os
 import secrets
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.management.bench.stack import Processes, ensure_database, retire_old_games
+from game.bots import policy
+from game.bots.client import SeatPlayer, play_seat
+from game.management.bench.stack import (
+    Processes,
+    ensure_database,
+    make_tables,
+    retire_old_games,
+)
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -64,27 +78,47 @@ def group_cpu_seconds(leader: int) -> float:
     return total / CLOCK_TICKS
 
 
-def make_rooms(count: int) -> tuple[Any, list[Any], str]:
+@dataclass
+class Table:
+    """A bench room: its owner, and the API token of each client that plays there."""
+
+    room: Any
+    owner: Any
+    keys: list[str]
+
+
+def cpu_tables(count: int) -> list[Table]:
+    """Rooms whose seats the match fills with CPUs; the owner watches by token."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
     from accounts import tokens
     from game.models import Room
 
-    run = f"m{int(time.time()) % 100000}"
+    run = f"m{secrets.token_hex(3)}"
     owner = get_user_model().objects.create(username=f"{run}_owner",
                                             password=make_password(None))
-    rooms = [Room.objects.create(name=f"{run}-{i}", owner=owner) for i in range(count)]
-    return owner, rooms, tokens.create_token(owner, "bench watcher").key
+    key = tokens.create_token(owner, "bench watcher").key
+    return [Table(Room.objects.create(name=f"{run}-{i}", owner=owner), owner, [key])
+            for i in range(count)]
 
 
-async def watch(port: int, room_id: int, key: str, stop: asyncio.Event,
-                counts: dict[int, int]) -> None:
+def program_tables(count: int) -> list[Table]:
+    """Rooms of four members, each with an API token its client plays by."""
+    from accounts import tokens
+
+    tables = []
+    for room, seated in make_tables(count, timeout=10):
+        keys = [tokens.create_token(user, "bench program").key for user, _cookie in seated]
+        tables.append(Table(room, seated[0][0], keys))
+    return tables
+
+
+async def watch(url: str, key: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
     """The owner watching the table by token: every state frame is read and counted."""
     from websockets.asyncio.client import connect
 
-    async with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room_id}/",
-                       additional_headers={"Authorization": f"Bearer {key}"},
+    async with connect(url, additional_headers={"Authorization": f"Bearer {key}"},
                        max_size=2**22) as ws:
         while not stop.is_set():
             try:
@@ -92,29 +126,65 @@ async def watch(port: int, room_id: int, key: str, stop: asyncio.Event,
             except TimeoutError:
                 continue
             if json.loads(raw)["type"] == "state":
-                counts[room_id] = counts.get(room_id, 0) + 1
+                counts[url] = counts.get(url, 0) + 1
 
 
-def progress(match_ids: list[int]) -> tuple[int, int, int]:
-    """(games finished, matches over, versions saved) over the matches."""
+def clients(args: argparse.Namespace, port: int, tables: list[Table], stop: asyncio.Event,
+            frames: dict[str, int]) -> list[asyncio.Task[None]]:
+    tasks = []
+    for table in tables:
+        url = f"ws://127.0.0.1:{port}/ws/rooms/{table.room.pk}/"
+        for index, key in enumerate(table.keys):
+            if args.players == "cpu":
+                coroutine = watch(url, key, stop, frames)
+            else:
+                player = SeatPlayer(policy(args.level, table.room.pk * 10 + index))
+                coroutine = play_seat(url, key, player, stop=stop)
+            tasks.append(asyncio.create_task(coroutine))
+    return tasks
+
+
+def progress(match_ids: list[int]) -> tuple[int, int, int, int]:
+    """(games finished, matches over, versions saved, automatic actions) over the
+    matches."""
     from django.db.models import Sum
 
     from game.match_models import Match
-    from game.models import Game
+    from game.models import Game, GameEvent
 
     rows = Match.objects.filter(pk__in=match_ids)
     finished = sum(m.games_finished for m in rows)
     over = sum(1 for m in rows if m.status != Match.Status.RUNNING)
     versions = Game.objects.filter(match_id__in=match_ids).aggregate(v=Sum("version"))["v"]
-    return finished, over, int(versions or 0)
+    automatic = GameEvent.objects.filter(
+        game__match_id__in=match_ids, step__auto=True
+    ).count()
+    return finished, over, int(versions or 0), automatic
+
+
+def start_matches(args: argparse.Namespace, tables: list[Table]) -> list[int]:
+    from game.services import matches
+
+    timeout = args.program_timeout if args.players == "programs" else None
+    level = args.level if args.players == "cpu" else None
+    return [matches.start_match(t.room, t.owner, args.games, timeout, level).pk
+            for t in tables]
+
+
+def stop_matches(match_ids: list[int]) -> None:
+    from game.match_models import Match
+    from game.services import matches
+
+    for match in Match.objects.filter(pk__in=match_ids).select_related("room__owner"):
+        if match.is_running:
+            matches.stop_match(match, match.room.owner)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     from asgiref.sync import sync_to_async
 
-    from game.services import matches
-
-    owner, rooms, key = await sync_to_async(make_rooms)(args.matches)
+    make = program_tables if args.players == "programs" else cpu_tables
+    tables = await sync_to_async(make)(args.matches)
     logs = Path(tempfile.mkdtemp(prefix="bench-match-"))
     (logs / "counters").mkdir()
     processes = Processes(logs, logs / "counters")
@@ -122,46 +192,39 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     processes.celery()
     await asyncio.sleep(4)  # the worker and beat come up
     stop = asyncio.Event()
-    frames: dict[int, int] = {}
-    watchers = [asyncio.create_task(watch(port, r.pk, key, stop, frames)) for r in rooms]
-    await asyncio.sleep(1)
+    frames: dict[str, int] = {}
+    tasks = clients(args, port, tables, stop, frames)
+    await asyncio.sleep(2)  # every client connected: its seat counts as a program's
     leaders = {f"{kind}-{i}": p.pid for i, (kind, p) in enumerate(processes.started)}
     cpu_before = {name: group_cpu_seconds(pid) for name, pid in leaders.items()}
+    clients_before = time.process_time()
     started = time.monotonic()
-    match_ids = []
-    for room in rooms:
-        match = await sync_to_async(matches.start_match)(room, owner, args.games,
-                                                         None, args.level)
-        match_ids.append(match.pk)
-    finished = over = versions = 0
+    match_ids = await sync_to_async(start_matches)(args, tables)
+    finished = over = versions = automatic = 0
     try:
         while time.monotonic() - started < args.seconds:
             await asyncio.sleep(5)
-            finished, over, versions = await sync_to_async(progress)(match_ids)
+            finished, over, versions, automatic = await sync_to_async(progress)(match_ids)
             elapsed = time.monotonic() - started
             print(f"{elapsed:7.0f} s  games {finished:5d}  "
-                  f"{60 * finished / elapsed:6.1f} games/min  {versions / elapsed:6.1f} v/s",
-                  flush=True)
+                  f"{60 * finished / elapsed:6.1f} games/min  {versions / elapsed:6.1f} v/s  "
+                  f"automatic {automatic}", flush=True)
             if over == len(match_ids):
                 break
     finally:
         elapsed = time.monotonic() - started
         cpu = {name: group_cpu_seconds(pid) - cpu_before[name] for name, pid in leaders.items()}
+        cpu["clients"] = time.process_time() - clients_before
         stop.set()
-        await asyncio.gather(*watchers, return_exceptions=True)
-        from game.match_models import Match
-
-        for match_id in match_ids:
-            match = await sync_to_async(Match.objects.get)(pk=match_id)
-            if match.is_running:
-                await sync_to_async(matches.stop_match)(match, owner)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await sync_to_async(stop_matches)(match_ids)
         processes.stop()
     return {
-        "matches": args.matches, "games_per_match": args.games, "level": args.level,
-        "seconds": round(elapsed, 1), "games_finished": finished, "matches_over": over,
-        "games_per_minute": round(60 * finished / elapsed, 2),
+        "players": args.players, "matches": args.matches, "games_per_match": args.games,
+        "level": args.level, "seconds": round(elapsed, 1), "games_finished": finished,
+        "matches_over": over, "games_per_minute": round(60 * finished / elapsed, 2),
         "versions": versions, "versions_per_second": round(versions / elapsed, 1),
-        "state_frames_watched": sum(frames.values()),
+        "automatic_actions": automatic, "state_frames_watched": sum(frames.values()),
         "cpu_seconds": {k: round(v, 1) for k, v in cpu.items()},
         "cpu_seconds_per_game": round(sum(cpu.values()) / max(finished, 1), 3),
         "logs": str(logs),
@@ -172,7 +235,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=1)
+    parser.add_argument("--players", default="programs", choices=["programs", "cpu"])
     parser.add_argument("--level", default="normal", choices=["easy", "normal", "strong"])
+    parser.add_argument("--program-timeout", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=3600)
     args = parser.parse_args()
     ensure_database(os.environ["DATABASE_URL"])

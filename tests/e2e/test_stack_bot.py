@@ -113,3 +113,50 @@ def test_a_revoked_token_is_refused_with_4401_on_the_stack(tmp_path: Path, alice
         port = running.daphne()
         # daphne forwards the close code but not the reason text (docs/bots-api.md)
         assert asyncio.run(scenario(port))[0] == 4401
+
+
+def test_four_cpu_policies_play_a_match_as_programs_on_the_stack(tmp_path: Path, alice, bob,
+                                                                 carol, dave):
+    """The contest's set-up (python -m game.bench_match): four members' programs, each
+    game.bots.client with a CPU policy, play a match with 1 s program timeouts; every
+    seat acts itself, and the games follow one another with nobody pressing start."""
+    from game.bots import policy
+    from game.bots.client import SeatPlayer, play_seat
+
+    require_stack()
+    people = [alice, bob, carol, dave]
+    room = Room.objects.create(name="contest", owner=alice, timeout_seconds=10)
+    for index, user in enumerate(people):
+        Membership.objects.create(room=room, user=user, seat_index=index)
+    keys = [tokens.create_token(user, "contest bot").key for user in people]
+    cookie = session_cookie(alice)
+
+    async def scenario(port: int) -> None:
+        url = f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/"
+        players = [SeatPlayer(policy("normal", seed)) for seed in range(4)]
+        playing = [asyncio.create_task(play_seat(url, key, p, games=3))
+                   for key, p in zip(keys, players, strict=True)]
+        await asyncio.sleep(1.0)  # connected: the seats count as programs
+        fields = {"games": "3", "program_timeout": "1", "cpu_level": ""}
+        status = await asyncio.to_thread(post_form, port, f"/rooms/{room.pk}/match/", cookie,
+                                         fields)
+        assert status == 302
+        await asyncio.wait_for(asyncio.gather(*playing), 120)
+
+    with stack(tmp_path, REDIS_URL=settings.REDIS_URL) as running:
+        port = running.daphne()
+        running.celery()
+        asyncio.run(scenario(port))
+        match = Match.objects.get(room=room)
+        for _ in range(50):  # the last game's settlement commits just before its push
+            match.refresh_from_db()
+            if match.status == Match.Status.FINISHED:
+                break
+            asyncio.run(asyncio.sleep(0.1))
+    assert (match.status, match.games_finished) == (Match.Status.FINISHED, 3)
+    for game in Game.objects.filter(match=match):
+        assert {p["kind"] for p in game.result["players"]} == {"program"}
+    acted = set(GameEvent.objects.filter(game__match=match, step__auto__isnull=True,
+                                         step__seat__isnull=False)
+                .values_list("step__seat", flat=True))
+    assert acted == {0, 1, 2, 3}

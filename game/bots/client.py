@@ -1,0 +1,169 @@
+"""A CPU player as a program: one seat played over the live protocol with a policy of
+this package, as a contest team's program would play it (docs/bots-api.md).
+
+    DOBON_TOKEN=dobon_... python -m game.bots.client --level strong \\
+        ws://127.0.0.1:8000/ws/rooms/7/
+
+The policy sees what it sees at a room's CPU seat: the seat's view and the events the
+server sent to that seat since the game began (a client that joins mid-game, or sees a
+version skip, asks for them with the resuming `sync`). Where the policy waits
+(``None``) in a wait that blocks the game (R8.2, R9.4, R10), the client declines at once,
+as a person pressing "decline" does, so the wait ends early (R14.2) instead of running
+out its timeout.
+
+:class:`SeatPlayer` is the decision part, free of sockets; :func:`play_seat` runs it on
+a websocket (the ``websockets`` package, imported only there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import LEVELS, policy
+from .base import Action, Policy
+from .knowledge import Event
+
+Message = dict[str, Any]
+
+# The waits that hold the game until every seat asked has answered (R14.2).
+BLOCKING_PHASES = frozenset({"agari_wait", "dobon_wait", "return_wait"})
+# Close codes after which connecting again cannot help (docs/protocol.md).
+FATAL_CLOSE_CODES = frozenset({4401, 4404, 4409})
+WHOLE_GAME = -1  # a resuming sync from this version sends every event of the game
+
+
+@dataclass
+class SeatPlayer:
+    """Reads `state` frames, keeps the seat's events, answers with the policy's action.
+
+    ``on_message`` returns the messages to send back (an action, or a resuming sync)."""
+
+    policy: Policy
+    game: int | None = None
+    version: int | None = None
+    events: list[Event] = field(default_factory=list)
+    answered: tuple[int, int] | None = None
+    finished: set[int] = field(default_factory=set)
+    clock_offset: float = 0.0  # server time minus ours
+    clock: Callable[[], float] = time.time
+
+    def on_message(self, message: Message) -> list[Message]:
+        if message.get("type") != "state":
+            return []
+        self.clock_offset = float(message["server_time"]) - self.clock()
+        if not self._follow(message):
+            return [self.resume()]
+        if message["status"] != "running":
+            if message["game"] is not None:
+                self.finished.add(message["game"])
+            return []
+        action = self._decide(message)
+        return [] if action is None else [{"type": "action", "action": action}]
+
+    def resume(self) -> Message:
+        """The resuming sync for what this player holds (the whole game when nothing)."""
+        version = WHOLE_GAME if self.version is None else self.version
+        return {"type": "sync", "game": self.game, "version": version}
+
+    def _follow(self, state: Message) -> bool:
+        """Take in the frame's events; False when some are missing (ask for them)."""
+        game, version, since = state["game"], state["version"], state["from_version"]
+        if game is None:
+            return True
+        if game != self.game:
+            self.game, self.version, self.events, self.answered = game, None, [], None
+            if since != WHOLE_GAME:  # joined mid-game: the start is missing
+                return False
+        elif self.version is not None and since != self.version:
+            return bool(since < self.version and version <= self.version)  # stale: drop it
+        self.events.extend(state["events"])
+        self.version = version
+        return True
+
+    def _decide(self, state: Message) -> Action | None:
+        view = state["view"]
+        if not view or not view.get("legal_actions") or self.version != state["version"]:
+            return None
+        key = (state["game"], state["version"])
+        if key == self.answered or self._too_late(state.get("deadline")):
+            return None
+        action = self.policy.act(view, self.events)
+        if action is None and view.get("phase") in BLOCKING_PHASES and view.get("chances"):
+            action = {"type": "decline"}
+        if action is not None:
+            self.answered = key
+        return action
+
+    def _too_late(self, deadline: float | None) -> bool:
+        """Past the deadline the server plays the automatic action itself (R14)."""
+        return deadline is not None and deadline < self.clock() + self.clock_offset
+
+
+async def play_seat(url: str, token: str, player: SeatPlayer, games: int | None = None,
+                    stop: asyncio.Event | None = None) -> None:
+    """Play until ``games`` games finished (or ``stop`` is set), reconnecting after a
+    dropped connection and resuming where the player was."""
+    import websockets
+
+    backoff = 0.5
+    headers = {"Authorization": f"Bearer {token}"}
+    while not _done(player, games, stop):
+        try:
+            async with websockets.connect(url, additional_headers=headers,
+                                          max_size=2**22) as socket:
+                backoff = 0.5
+                if player.game is not None:
+                    await socket.send(json.dumps(player.resume()))
+                await _converse(socket, player, games, stop)
+        except websockets.ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code in FATAL_CLOSE_CODES:
+                raise SystemExit(f"refused: close code {closed.rcvd.code}") from closed
+        except OSError:
+            pass
+        if not _done(player, games, stop):
+            await asyncio.sleep(backoff * (1 + random.random()))
+            backoff = min(backoff * 2, 30.0)
+
+
+async def _converse(socket: Any, player: SeatPlayer, games: int | None,
+                    stop: asyncio.Event | None) -> None:
+    while not _done(player, games, stop):
+        try:
+            raw = await asyncio.wait_for(socket.recv(), 1.0)
+        except TimeoutError:
+            continue  # look at `stop` again
+        for reply in player.on_message(json.loads(raw)):
+            await socket.send(json.dumps(reply))
+
+
+def _done(player: SeatPlayer, games: int | None, stop: asyncio.Event | None) -> bool:
+    return (stop is not None and stop.is_set()) or (
+        games is not None and len(player.finished) >= games
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("url", help="ws(s)://host/ws/rooms/<room id>/")
+    parser.add_argument("--level", default="normal", choices=LEVELS)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--games", type=int, default=None, help="stop after this many games")
+    args = parser.parse_args()
+    token = os.environ.get("DOBON_TOKEN")
+    if not token:
+        raise SystemExit("set DOBON_TOKEN to your API token")
+    seed = args.seed if args.seed is not None else random.getrandbits(63)
+    player = SeatPlayer(policy(args.level, seed))
+    asyncio.run(play_seat(args.url, token, player, args.games))
+
+
+if __name__ == "__main__":
+    main()
