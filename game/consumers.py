@@ -180,7 +180,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def admit(self) -> bool:
         """Count this socket against its user's cap (over every process)."""
-        entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id)
+        entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id,
+                      program=self.api_token is not None)
         self.online_before = await registry().online(self.room_id)
         if not await registry().admit(entry, self, settings.DOBON_WS_MAX_SOCKETS_PER_USER):
             return False

@@ -36,6 +36,13 @@ class Entry:
     user_id: int
     username: str
     room_id: int
+    program: bool = False  # a token client's socket (game/services/programs.py)
+
+    @property
+    def member(self) -> tuple[str, str, int | None]:
+        """The room's record of the socket: the username for presence, the channel,
+        and for a program's socket its user id (which seats play as programs)."""
+        return (self.username, self.channel, self.user_id if self.program else None)
 
 
 class Store(Protocol):
@@ -44,6 +51,7 @@ class Store(Protocol):
     async def online(self, room_id: int, now: float) -> list[str]: ...
     async def refresh(self, entries: list[Entry], now: float, ttl: float) -> None: ...
     async def purge(self, room_ids: set[int], now: float) -> set[int]: ...
+    async def program_users(self, room_id: int, now: float) -> set[int]: ...
 
 
 # -- process memory ---------------------------------------------------------------------
@@ -54,7 +62,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.users: dict[int, dict[str, float]] = {}
-        self.rooms: dict[int, dict[tuple[str, str], float]] = {}
+        self.rooms: dict[int, dict[tuple[str, str, int | None], float]] = {}
 
     async def admit(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
         sockets = self.users.setdefault(entry.user_id, {})
@@ -63,23 +71,23 @@ class MemoryStore:
         if len(sockets) >= cap:
             return False
         sockets[entry.channel] = now + ttl
-        self.rooms.setdefault(entry.room_id, {})[(entry.username, entry.channel)] = now + ttl
+        self.rooms.setdefault(entry.room_id, {})[entry.member] = now + ttl
         return True
 
     async def forget(self, entry: Entry) -> None:
         self.users.get(entry.user_id, {}).pop(entry.channel, None)
-        self.rooms.get(entry.room_id, {}).pop((entry.username, entry.channel), None)
+        self.rooms.get(entry.room_id, {}).pop(entry.member, None)
 
     async def online(self, room_id: int, now: float) -> list[str]:
         members = self.rooms.get(room_id, {})
-        return sorted({name for (name, _), until in members.items() if until > now})
+        return sorted({member[0] for member, until in members.items() if until > now})
 
     async def refresh(self, entries: list[Entry], now: float, ttl: float) -> None:
         for e in entries:
             if e.channel in self.users.get(e.user_id, {}):
                 self.users[e.user_id][e.channel] = now + ttl
-            if (e.username, e.channel) in self.rooms.get(e.room_id, {}):
-                self.rooms[e.room_id][(e.username, e.channel)] = now + ttl
+            if e.member in self.rooms.get(e.room_id, {}):
+                self.rooms[e.room_id][e.member] = now + ttl
 
     async def purge(self, room_ids: set[int], now: float) -> set[int]:
         changed = set()
@@ -91,6 +99,10 @@ class MemoryStore:
             if expired:
                 changed.add(room_id)
         return changed
+
+    async def program_users(self, room_id: int, now: float) -> set[int]:
+        members = self.rooms.get(room_id, {})
+        return {m[2] for m, until in members.items() if until > now and m[2] is not None}
 
 
 # -- Redis --------------------------------------------------------------------------------
@@ -109,7 +121,8 @@ return 1
 
 class RedisStore:
     """Shared by every process: `dobon:ws:user:<id>` (channels) and
-    `dobon:ws:room:<id>` (["username", channel] members), scored by expiry time."""
+    `dobon:ws:room:<id>` (["username", channel] members, ["username", channel, user id]
+    for a program's socket), scored by expiry time."""
 
     def __init__(self, url: str) -> None:
         import redis.asyncio
@@ -130,7 +143,8 @@ class RedisStore:
 
     @staticmethod
     def member(entry: Entry) -> str:
-        return json.dumps([entry.username, entry.channel])
+        username, channel, program_user = entry.member
+        return json.dumps([username, channel] if program_user is None else list(entry.member))
 
     async def admit(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
         keys = [self.user_key(entry.user_id), self.room_key(entry.room_id)]
@@ -172,6 +186,11 @@ class RedisStore:
                 pipe.zremrangebyscore(self.room_key(room_id), "-inf", now)
             removed = await pipe.execute()
         return {room_id for room_id, n in zip(rooms, removed, strict=True) if n}
+
+    async def program_users(self, room_id: int, now: float) -> set[int]:
+        members = await self.redis.zrangebyscore(self.room_key(room_id), f"({now}", "+inf")
+        found = (json.loads(m) for m in members if isinstance(m, (bytes, str)))
+        return {m[2] for m in found if len(m) > 2}
 
 
 # -- the process's view ---------------------------------------------------------------------
@@ -226,11 +245,13 @@ class Registry:
 
     async def _refresh_forever(self) -> None:
         from game.consumers import send_presence
+        from game.services.programs import forget_dead_programs
 
         while self.local:
             await asyncio.sleep(self.ttl / 3)
             try:
                 await self.refresh_once(send_presence)
+                await forget_dead_programs(self.store, self.clock())
             except Exception:  # a Redis hiccup: the next round tries again
                 log.warning("socket registry refresh failed", exc_info=True)
 

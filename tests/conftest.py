@@ -74,6 +74,16 @@ def skip_unless_services(message: str) -> None:
 
 
 @pytest.fixture
+def redis_url() -> str:
+    """The Redis the tests may use (REDIS_URL), for stores that must be shared."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        skip_unless_services("needs Redis (set REDIS_URL=redis://…)")
+    return str(settings.REDIS_URL)
+
+
+@pytest.fixture
 def postgres_only() -> None:
     """For tests of row locks and races, which SQLite cannot show."""
     from django.db import connection
