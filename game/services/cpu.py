@@ -151,16 +151,19 @@ def run_due(game: Game, now: float) -> Outcome | None:
     seats = play._seats_of(game)
     events = engine.advance(now)
     step: dict[str, Any] = {"now": now}  # the version's input, for replays (history)
+    program_due = None
     if engine.phase != "finished":
         move = _first_cpu_move(game, engine, seats, events, now)
         if move is not None:
             step = {"now": now, "seat": move.seat, "action": move.action}
             events += move.events
-        elif (auto := matches.program_move(game, engine, seats, now)) is not None:
-            step = {"now": now, "seat": auto.seat, "action": auto.action, "auto": True}
-            events += auto.events
+        else:
+            auto, program_due = matches.program_move(game, engine, seats, now)
+            if auto is not None:
+                step = {"now": now, "seat": auto.seat, "action": auto.action, "auto": True}
+                events += auto.events
     if not events:
-        do_clear_due(game, engine, matches.next_program_due(game, engine, seats, now))
+        do_clear_due(game, engine, program_due)
         return None
     change = play.do_save(game, engine, events, now, seats, step=step)
     finished = change.status != Game.Status.RUNNING

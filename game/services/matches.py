@@ -41,7 +41,7 @@ from game.match_models import (
     MIN_PROGRAM_TIMEOUT,
     Match,
 )
-from game.models import CpuLevel, Game, GamePlayer, Room
+from game.models import CpuLevel, Game, GameEvent, GamePlayer, Room
 from game.services import panel, play, rooms
 
 if TYPE_CHECKING:
@@ -309,18 +309,31 @@ class ProgramMove:
 
 def program_move(
     game: Game, engine: Engine, seats: list[Seat], now: float
-) -> ProgramMove | None:
+) -> tuple[ProgramMove | None, float | None]:
     """Under the row lock: the automatic action of the first program seat whose match
-    timeout passed, applied to `engine`; None when none is due."""
-    for clock in program_clocks(game, engine, seats, now):
+    timeout passed, applied to `engine`, or else when the next one is due."""
+    if program_timeout_of(game) is None:
+        return None, None
+    clocks = program_clocks(game, engine, seats, now, version_step(game))
+    for clock in clocks:
         if clock.due > now:
-            break
+            return None, clock.due
         rng = random.Random(f"{game.pk}:{game.version}:{clock.seat}:auto")
         action = auto_action(engine.legal_actions(clock.seat), rng)
-        if action is None:
-            continue
-        return ProgramMove(clock.seat, action, play._apply(engine, clock.seat, action, now))
-    return None
+        if action is not None:
+            return ProgramMove(clock.seat, action,
+                               play._apply(engine, clock.seat, action, now)), None
+    return None, None
+
+
+def version_step(game: Game) -> dict[str, Any] | None:
+    """The input that made the game's current version (for the pass that follows an
+    automatic draw at once)."""
+    step: dict[str, Any] | None = (
+        GameEvent.objects.filter(game=game, version=game.version, step__isnull=False)
+        .values_list("step", flat=True).first()
+    )
+    return step
 
 
 def next_program_due(

@@ -202,3 +202,110 @@ def test_one_sweep_plays_the_cpu_moves_that_are_due_at_once(alice):
         game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.version > productive > 0
+
+
+# -- R14's automatic action for a program seat, situation by situation -----------------------
+
+
+def auto_for(engine: Any, seat: int, seed: int = 1) -> dict[str, Any] | None:
+    import random
+
+    return matches.auto_action(engine.legal_actions(seat), random.Random(seed))
+
+
+def test_r14_a_program_seat_that_may_dobon_lets_the_chance_lapse():
+    from game.rules import Game as Engine
+
+    engine = Engine.from_setup(hands=[["R5"], ["R3", "B2"]], first_card="R7",
+                               deck=["G1"] * 5, first_player=0, now=NOW)
+    engine.play(0, ["R5"], NOW)
+    assert engine.chances(1) == ["dobon"]
+    assert auto_for(engine, 1) == {"type": "decline"}
+
+
+def test_r14_a_program_seat_that_may_cut_in_lets_the_chance_lapse():
+    from game.rules import Game as Engine
+
+    engine = Engine.from_setup(hands=[["R5", "B1"], ["G3", "G2"], ["R5", "Y4"]],
+                               first_card="R7", deck=["G1"] * 5, first_player=0, now=NOW)
+    engine.play(0, ["R5"], NOW)
+    assert "cut_in" in engine.chances(2)
+    assert auto_for(engine, 2) == {"type": "decline"}
+
+
+def test_r14_a_program_seat_choosing_a_colour_gets_a_random_colour():
+    from game.rules import Game as Engine
+
+    engine = Engine.from_setup(hands=[["W", "B1"], ["G3", "G2"]], first_card="R7",
+                               deck=["G1"] * 5, first_player=0, now=NOW)
+    engine.play(0, ["W"], NOW)
+    assert engine.phase == "color"
+    colours = {auto_for(engine, 0, seed)["color"] for seed in range(40)}
+    assert colours == {"R", "B", "G", "Y"}
+
+
+def test_r14_a_program_seat_facing_a_draw_stack_takes_it():
+    from game.rules import Game as Engine
+
+    engine = Engine.from_setup(hands=[["R+2", "B1"], ["G+2", "G2"]], first_card="R7",
+                               deck=["G1"] * 8, first_player=0, now=NOW)
+    engine.play(0, ["R+2"], NOW)
+    legal = engine.legal_actions(1)
+    assert {"type": "play", "cards": ["G+2"]} in legal  # it could stack, but does not
+    assert auto_for(engine, 1) == {"type": "draw"}
+    engine.apply(1, {"type": "draw"}, NOW)
+    assert len(engine.view(1)["hand"]) == 4 and engine.turn == 0  # took 2, turn ended
+
+
+def test_r14_a_program_seat_on_turn_draws_then_passes():
+    from game.rules import Game as Engine
+
+    engine = Engine.from_setup(hands=[["R5", "B1"], ["G3", "G2"]], first_card="R7",
+                               deck=["Y1"] * 5, first_player=0, now=NOW)
+    assert auto_for(engine, 0) == {"type": "draw"}
+    engine.apply(0, {"type": "draw"}, NOW)
+    assert engine.has_drawn and auto_for(engine, 0) == {"type": "pass"}
+
+
+def test_r14_after_a_program_seats_automatic_draw_its_pass_follows_at_once(alice, bob):
+    """A program seat that never acts plays match games by automatic actions only: each
+    is R14's for its situation, and each automatic draw that leaves the turn with it is
+    followed by the automatic pass in the next version, at the same moment. (Deals are
+    random: one-game matches are played until one had such a draw.)"""
+    room = make_room(bob, seats=[0])
+    Membership.objects.filter(room=room, user=bob).update(program_sockets=1)
+    passes_checked = 0
+    for attempt in range(8):
+        start = NOW + attempt * 10_000
+        match = matches.start_match(room, bob, games=1, program_timeout=1,
+                                    cpu_level="easy", now=start)
+        passes_checked += check_automatic_steps(match, start)
+        if passes_checked:
+            break
+    assert passes_checked > 0
+
+
+def check_automatic_steps(match: Match, now: float) -> int:
+    """Plays the match's one game by the sweep; returns how many draw-then-pass pairs
+    of seat 0 it checked."""
+    game = Game.objects.get(match=match)
+    give_up = now + 3600
+    while game.status == Game.Status.RUNNING:
+        now += 0.25
+        assert now < give_up, "the game did not end"
+        play.expire_due_games(now=now)
+        game.refresh_from_db()
+    steps = {e.version: e.step for e in GameEvent.objects.filter(game=game, step__isnull=False)}
+    mine = {v: s for v, s in steps.items() if s.get("seat") == 0}
+    assert all(s.get("auto") for s in mine.values())  # it never acted itself
+    assert {s["action"]["type"] for s in mine.values()} <= {"draw", "pass", "color", "decline"}
+    checked = 0
+    for version, step in mine.items():
+        turn = GameEvent.objects.filter(game=game, version=version, data__type="turn").last()
+        if step["action"]["type"] != "draw" or turn is None or turn.data["seat"] != 0:
+            continue  # not a draw, or the draw took a stack or ended the game (deck-out)
+        follow = steps[version + 1]
+        assert follow["seat"] == 0 and follow["action"] == {"type": "pass"}
+        assert follow["now"] == step["now"]
+        checked += 1
+    return checked
