@@ -203,11 +203,11 @@ def _seat(
     return Seat(seat, user_id, username, room_seat_index, present, kind, level)
 
 
-def _locked_with_seats(**running: Any) -> Game | None:
+def _locked_with_seats(skip_locked: bool = False, **running: Any) -> Game | None:
     """Lock the running game matching `running` and, on PostgreSQL, read its seats in
     the same statement (a JSON aggregate beside the row): one round trip instead of two
-    on every move."""
-    games = Game.objects.select_for_update(of=("self",)).filter(
+    on every move and every timeout. `skip_locked`: None when another worker holds it."""
+    games = Game.objects.select_for_update(of=("self",), skip_locked=skip_locked).filter(
         status=Game.Status.RUNNING, **running
     )
     if connection.vendor == "postgresql":
@@ -613,11 +613,7 @@ def _expire_chain(game_id: int, now: float, due_at: datetime | None) -> int:
 
 def _expire_one(game_id: int, now: float, due_at: datetime | None) -> int:
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(pk=game_id, status=Game.Status.RUNNING, next_deadline__lte=due_at)
-            .first()
-        )
+        game = _locked_with_seats(skip_locked=True, pk=game_id, next_deadline__lte=due_at)
         if game is None:  # another worker got there first (or holds the row right now)
             return 0
         return 1 if _advance_locked(game, now) is not None else 0

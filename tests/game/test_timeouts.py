@@ -182,3 +182,17 @@ def test_the_beat_sweep_applies_due_timeouts(game, monkeypatch):
     monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
     assert beat.sweep() == 1
     assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_the_sweep_reads_the_seats_with_the_row_lock(game, postgres_only):
+    """R14 through the sweep on PostgreSQL: the game's seats come with its row lock (one
+    statement), not from a query of their own, on every timeout and CPU move."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert play.expire_due_games(now=NOW + 10) == 1
+    own_seat_reads = [q["sql"] for q in queries.captured_queries
+                      if q["sql"].startswith("SELECT") and "FOR UPDATE" not in q["sql"]
+                      and 'FROM "game_gameplayer"' in q["sql"]]
+    assert own_seat_reads == []
