@@ -113,7 +113,9 @@ class Bot:
         action = choose(view)
         if action is not None:
             self.answered = (game, version)
-            await self.send(socket, {"type": "action", "action": action})
+            # The version it answers: a table that moved on meanwhile refuses it
+            # ("stale") rather than apply it to a different situation.
+            await self.send(socket, {"type": "action", "action": action, "version": version})
 
     def seconds_left(self, deadline: float | None) -> float | None:
         """A server deadline as seconds from now on our clock (skew corrected)."""

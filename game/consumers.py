@@ -255,7 +255,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if kind == "sync":
             await self.queue_sync(content)
         elif kind == "action":
-            await self.queue_action(content.get("action"))
+            await self.queue_action(content.get("action"), content.get("version"))
         else:
             await self.send_error("unknown_type")
 
@@ -273,11 +273,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.jobs.append(("sync", since))
         self.wake.set()
 
-    async def queue_action(self, action: Any) -> None:
+    async def queue_action(self, action: Any, version: Any) -> None:
+        """`version` (optional): the version the client decided on; a table that moved
+        on since refuses the action as `stale` (docs/protocol.md)."""
+        if version is not None and not is_int(version):
+            await self.send_error("bad_action")
+            return
         if sum(1 for kind, _ in self.jobs if kind == "action") >= MAX_QUEUED_ACTIONS:
             await self.send_error("rate_limited")
             return
-        self.jobs.append(("action", action))
+        self.jobs.append(("action", (action, version)))
         self.wake.set()
 
     # -- the socket's database work, in arrival order, off the receive path ----------------------
@@ -299,9 +304,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                     if kind == "sync":
                         self.sync_in_flight = False
 
-    async def act(self, action: Any) -> None:
+    async def act(self, move: tuple[Any, int | None]) -> None:
+        action, version = move
         try:
-            pushes = await db_write(_act, self.room_id, self.user, action)
+            pushes = await db_write(_act, self.room_id, self.user, action, version)
         except play.PlayError as exc:
             await self.send_error(exc.code)
             return
@@ -569,10 +575,10 @@ def _with_fresh_connections(fn: Callable[..., T], *args: Any) -> T:
         close_old_connections()
 
 
-def _act(room_id: int, user: Any, action: Any) -> list[play.Push]:
+def _act(room_id: int, user: Any, action: Any, version: int | None) -> list[play.Push]:
     """One move; its pushes come back to be sent from the event loop."""
     with play.deferred_pushes() as pushes:
-        play.act_in_room(room_id, user, action)
+        play.act_in_room(room_id, user, action, version=version)
     return pushes
 
 

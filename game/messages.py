@@ -19,6 +19,7 @@ MESSAGES: dict[str, Promise] = {
     "too_large": _("The message is too large."),
     "rate_limited": _("Too many messages: slow down a little."),
     "bad_action": _("That action is not understood."),
+    "stale": _("The table changed before your action arrived: look again."),
     "not_seated": _("You are not playing in this game."),
     "no_game": _("No game is running in this room."),
     "not_owner": _("Only the owner of the room may start a game."),

@@ -66,7 +66,11 @@ class SeatPlayer:
                 self.finished.add(message["game"])
             return []
         action = self._decide(message)
-        return [] if action is None else [{"type": "action", "action": action}]
+        if action is None:
+            return []
+        # With the version it was decided on: if the table moved on meanwhile (a cut-in,
+        # a timeout), the server refuses it as `stale` instead of applying it elsewhere.
+        return [{"type": "action", "action": action, "version": message["version"]}]
 
     def resume(self) -> Message:
         """The resuming sync for what this player holds (the whole game when nothing)."""

@@ -500,15 +500,20 @@ class Outcome:
 
 
 def act_in_room(
-    room_id: int, user: AbstractBaseUser, action: Any, now: float | None = None
+    room_id: int, user: AbstractBaseUser, action: Any, now: float | None = None,
+    version: int | None = None,
 ) -> Outcome:
-    """`perform_action` on the room's running game (what a websocket client asks for)."""
+    """`perform_action` on the room's running game (what a websocket client asks for).
+    With `version` (the version the client decided on), a game that moved on since
+    refuses the action as `stale`: the client's reason for it may be gone."""
     now = _now(now)
     action = check_action_shape(action)
     with transaction.atomic():
         game = _locked_with_seats(room_id=room_id)
         if game is None:
             raise PlayError("no_game")
+        if version is not None and version != game.version:
+            raise PlayError("stale")
         return do_action(game, user, action, now)
 
 

@@ -52,7 +52,7 @@ def test_the_seat_on_turn_answers_with_the_policys_action_once_per_version() -> 
                    first_player=0)
     seat, scripted = player({"type": "play", "cards": ["R5"]})
     state = frame(engine, 0, 0, -1, [START])
-    assert seat.on_message(state) == [{"type": "action",
+    assert seat.on_message(state) == [{"type": "action", "version": 0,
                                        "action": {"type": "play", "cards": ["R5"]}}]
     assert scripted.seen == [[START]]
     # the same version again (a plain sync, a room change): no second answer
@@ -93,7 +93,7 @@ def test_r9_in_a_blocking_dobon_wait_a_waiting_policy_declines_at_once() -> None
     seat, _ = player(None)
     seat.on_message(frame(engine, 1, 0, -1, [START]))
     assert seat.on_message(frame(engine, 1, 1, 0, events)) == [
-        {"type": "action", "action": {"type": "decline"}}]
+        {"type": "action", "action": {"type": "decline"}, "version": 1}]
 
 
 def test_r7_a_cut_in_chance_the_policy_lets_pass_is_not_declined() -> None:
@@ -136,7 +136,8 @@ def test_a_real_policy_answers_only_legal_actions_through_the_frames() -> None:
     """Four seats, each a SeatPlayer with a CPU policy, fed the frames a server would
     push, play a whole game: every answer is applied by the engine without refusal."""
     engine = Game.new(players=4, first_player=0, seed=11, now=NOW)
-    seats = [SeatPlayer(policy("normal", s), clock=lambda: NOW) for s in range(4)]
+    time_now = [NOW]  # the clients' clock, moved with the engine's
+    seats = [SeatPlayer(policy("normal", s), clock=lambda: time_now[0]) for s in range(4)]
     start = [{"type": "start", "to": None, "seat": engine.turn, "top": engine.top,
               "players": 4, "rate": 1}]
     pending = {s: frame(engine, s, 0, -1, start) for s in range(4)}
@@ -154,8 +155,8 @@ def test_a_real_policy_answers_only_legal_actions_through_the_frames() -> None:
             events = engine.advance(now)
         version += 1
         status = "finished" if engine.phase == "finished" else "running"
+        time_now[0] = now
         for s in range(4):
-            seats[s].clock = lambda: now
             pending[s] = {**frame(engine, s, version, version - 1, events, status=status),
                           "server_time": now}
     assert engine.phase == "finished"

@@ -210,6 +210,25 @@ async def test_refusal_messages_follow_the_language_cookie(table, alice, bob):
     await socket.disconnect()
 
 
+async def test_an_action_decided_on_an_older_version_is_refused_as_stale(table, alice, bob):
+    """The optional `version` of an action: a table that moved on since refuses it and
+    changes nothing; the current version is accepted; a version that is not an integer
+    is not understood."""
+    game = await sync_to_async(start_at_position)(table, alice)
+    socket = (await connect_all(table.pk, bob))[0]
+    current = (await Game.objects.aget(pk=game.pk)).version
+    draw = {"type": "draw"}
+    await socket.send_json_to({"type": "action", "action": draw, "version": current - 1})
+    assert (await next_frame(socket))["code"] == "stale"
+    await socket.send_json_to({"type": "action", "action": draw, "version": "latest"})
+    assert (await next_frame(socket))["code"] == "bad_action"
+    assert (await Game.objects.aget(pk=game.pk)).version == current
+    await socket.send_json_to({"type": "action", "action": draw, "version": current})
+    _, state = await next_state(socket)
+    assert state["version"] == current + 1 and len(state["view"]["hand"]) == 4
+    await socket.disconnect()
+
+
 async def test_a_spectator_cannot_act(table, alice, mallory):
     game = await sync_to_async(start_at_position)(table, alice)
     socket = (await connect_all(table.pk, mallory))[0]
