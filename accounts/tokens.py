@@ -16,8 +16,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
@@ -98,15 +96,11 @@ def revoke_token(user: User, token_id: int) -> ApiToken:
 
 def notify_revoked(user_id: int, token_id: int) -> None:
     """Every socket of the user hears it; those opened with this token close."""
-    from game.services.play import user_group  # game depends on accounts, not back
+    from game.services import sender  # game depends on accounts, not back
+    from game.services.play import user_group
 
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(
-            user_group(user_id), {"type": "token.revoked", "token": token_id}
-        )
+        sender.send([(user_group(user_id), {"type": "token.revoked", "token": token_id})])
     except Exception:  # the socket still closes at its next check; log and go on
         log.exception("could not tell the sockets of user %s about a revoked token", user_id)
 

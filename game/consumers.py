@@ -416,17 +416,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_push(self, push: dict[str, Any]) -> None:
         self.seen = (push["game"], push["version"])
-        view = push["view"]
-        state = {
-            "type": "state", "game": push["game"], "number": push["number"],
-            "version": push["version"], "status": push["status"], "seat": push["seat"],
-            "view": view, "deadline": play.deadline_of(view), "players": push["players"],
-            "events": push["events"], "from_version": push["from_version"],
-            "server_time": time.time(),
-        }
-        if push.get("room_info") is not None:
-            state["room"] = push["room_info"]
-        await self.send_state(state)
+        await self.send_state(play.state_frame(
+            game=push["game"], number=push["number"], version=push["version"],
+            status=push["status"], seat=push["seat"], view=push["view"],
+            players=push["players"], events=push["events"],
+            from_version=push["from_version"], room=push.get("room_info"),
+        ))
 
     async def watch_unless_playing(self, state: dict[str, Any]) -> None:
         """Players of the running game get their own view through their user group; only

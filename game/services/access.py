@@ -20,10 +20,10 @@ import logging
 from importlib import import_module
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+
+from game.services import sender
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +64,8 @@ def session_matches(message: dict[str, Any], session_key: str | None) -> bool:
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        sender.send([(group, message)])
     except Exception:  # the change is committed; a lost notice must not turn it into a 500
         log.exception("access notice to %s failed", group)
 

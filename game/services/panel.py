@@ -14,14 +14,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import translation
 
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
+from game.services import sender
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +172,6 @@ def notify_room_panel(room_id: int) -> None:
         if room is None:
             return
         message = {"type": "room.panel", "room_id": room_id, "room": room_panel(room)}
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(room_group(room_id), message)
+        sender.send([(room_group(room_id), message)])
     except Exception:  # clients resync; a failed push must not undo a committed change
         log.exception("room panel push failed for room %s", room_id)

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -378,24 +377,31 @@ def _state_message(
     seats: list[Seat] | None,
     info: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    view = engine.view(seat) if engine is not None else None
-    message: dict[str, Any] = {
-        "type": "state",
-        "game": game.pk if game else None,
-        "number": game.number if game else None,
-        "version": game.version if game else None,
-        "status": game.status if game else None,
-        "seat": seat,
-        "view": view,
-        "deadline": deadline_of(view),
-        "players": [s.to_dict() for s in seats or []],
-        "events": [],
-        "from_version": game.version if game else None,
+    version = game.version if game else None
+    return state_frame(
+        game=game.pk if game else None, number=game.number if game else None,
+        version=version, status=game.status if game else None, seat=seat,
+        view=engine.view(seat) if engine is not None else None,
+        players=[s.to_dict() for s in seats or []], events=[], from_version=version,
+        room=info,
+    )
+
+
+def state_frame(
+    *, game: int | None, number: int | None, version: int | None, status: str | None,
+    seat: int | None, view: dict[str, Any] | None, players: list[dict[str, Any]],
+    events: list[Event], from_version: int | None, room: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A `state` frame (docs/protocol.md), stamped with the server's clock now."""
+    frame: dict[str, Any] = {
+        "type": "state", "game": game, "number": number, "version": version,
+        "status": status, "seat": seat, "view": view, "deadline": deadline_of(view),
+        "players": players, "events": events, "from_version": from_version,
         "server_time": time.time(),
     }
-    if info is not None:
-        message["room"] = info
-    return message
+    if room is not None:
+        frame["room"] = room
+    return frame
 
 
 def deadline_of(view: dict[str, Any] | None) -> float | None:
@@ -829,21 +835,8 @@ def notify_change(change: TableChange) -> None:
         if pending is not None:
             pending.extend(pushes)
         else:
-            _send(pushes)
+            sender.send(pushes)
     except Exception:  # clients resync by version; a failed push must not undo a move
         log.exception("push failed for game %s v%s", change.game_id, change.version)
 
 
-def _send(pushes: list[tuple[str, dict[str, Any]]]) -> None:
-    layer = get_channel_layer()
-    if layer is None or not pushes:
-        return
-
-    async def send_all() -> None:
-        for group, message in pushes:
-            await layer.group_send(group, message)
-
-    if settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
-        sender.run(send_all)  # a kept loop (and Redis connection) in workers and beat
-    else:
-        async_to_sync(send_all)()

@@ -7,6 +7,9 @@ timeout, docs/performance.md). Here such callers share one loop per process, kep
 daemon thread, so the layer's connection is kept too. Code running under an event loop
 (daphne's `sync_to_async` threads) keeps using `async_to_sync`, which hands the work to
 that loop, as the in-memory layer needs.
+
+`send` is what synchronous code calls: moves and timeouts (play), the room panel, access
+changes and revoked tokens.
 """
 
 from __future__ import annotations
@@ -21,6 +24,30 @@ from asgiref.sync import SyncToAsync, async_to_sync
 
 _lock = threading.Lock()
 _kept: dict[str, Any] = {"pid": None, "loop": None}
+
+
+Push = tuple[str, dict[str, Any]]  # (group, message)
+
+
+def send(pushes: list[Push]) -> None:
+    """Send each message to its group, in order; nothing without a channel layer.
+    Raises what the layer raises: the caller logs it (its change is committed anyway)."""
+    from channels.layers import get_channel_layer
+    from django.conf import settings
+
+    layer = get_channel_layer()
+    if layer is None or not pushes:
+        return
+
+    async def send_all() -> None:
+        for group, message in pushes:
+            await layer.group_send(group, message)
+
+    backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+    if backend.startswith("channels_redis"):
+        run(send_all)  # a kept loop (and Redis connection) in workers and beat
+    else:
+        async_to_sync(send_all)()  # the in-memory layer's queues live on the server's loop
 
 
 def run(make: Callable[[], Awaitable[None]], timeout: float = 30.0) -> None:

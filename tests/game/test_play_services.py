@@ -425,7 +425,7 @@ def test_pushes_wait_for_the_commit(
     room, alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent: list[Any] = []
-    monkeypatch.setattr(play, "_send", lambda pushes: sent.append(pushes))
+    monkeypatch.setattr(play.sender, "send", lambda pushes: sent.append(pushes))
     game = started(room, alice, position(four_hands(), first_player=B))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         play.perform_action(game, bob, {"type": "draw"}, now=NOW + 1)

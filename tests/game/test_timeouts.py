@@ -90,7 +90,7 @@ def test_a_move_publishes_no_task(game, bob, settings, monkeypatch,
     settings.DOBON_INPROCESS_SCHEDULER = False
     published: list[Any] = []
     monkeypatch.setattr(Task, "apply_async", lambda *args, **kwargs: published.append(args))
-    monkeypatch.setattr(play, "_send", lambda pushes: None)
+    monkeypatch.setattr(play.sender, "send", lambda pushes: None)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play.perform_action(game, bob, {"type": "draw"}, now=NOW + 1)
     assert callbacks and published == []
