@@ -4,8 +4,9 @@
     REDIS_URL=redis://127.0.0.1:6379/14 \\
     .venv/bin/python -m game.bench_match --games 1000 --matches 1 --seconds 3600
 
-Starts daphne and a Celery worker and beat (production settings, as manage.py bench_load
-does) and creates `--matches` rooms of four seats. Then, by `--players`:
+Starts daphne (`--daphnes` processes) and a Celery worker and beat (production settings,
+as manage.py bench_load does) and creates `--matches` rooms of four seats. Then, by
+`--players`:
 
 - `programs` (the default, the contest's set-up): four members per room, each a
   websocket client signed in by API token that plays its seat with a CPU policy
@@ -129,10 +130,12 @@ async def watch(url: str, key: str, stop: asyncio.Event, counts: dict[str, int])
                 counts[url] = counts.get(url, 0) + 1
 
 
-def clients(args: argparse.Namespace, port: int, tables: list[Table], stop: asyncio.Event,
-            frames: dict[str, int]) -> list[asyncio.Task[None]]:
+def clients(args: argparse.Namespace, ports: list[int], tables: list[Table],
+            stop: asyncio.Event, frames: dict[str, int]) -> list[asyncio.Task[None]]:
+    """Each room's clients on one daphne, the rooms spread over the daphnes."""
     tasks = []
-    for table in tables:
+    for number, table in enumerate(tables):
+        port = ports[number % len(ports)]
         url = f"ws://127.0.0.1:{port}/ws/rooms/{table.room.pk}/"
         for index, key in enumerate(table.keys):
             if args.players == "cpu":
@@ -188,12 +191,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     logs = Path(tempfile.mkdtemp(prefix="bench-match-"))
     (logs / "counters").mkdir()
     processes = Processes(logs, logs / "counters")
-    port = processes.daphne()
+    ports = [processes.daphne() for _ in range(args.daphnes)]
     processes.celery()
     await asyncio.sleep(4)  # the worker and beat come up
     stop = asyncio.Event()
     frames: dict[str, int] = {}
-    tasks = clients(args, port, tables, stop, frames)
+    tasks = clients(args, ports, tables, stop, frames)
     await asyncio.sleep(2)  # every client connected: its seat counts as a program's
     leaders = {f"{kind}-{i}": p.pid for i, (kind, p) in enumerate(processes.started)}
     cpu_before = {name: group_cpu_seconds(pid) for name, pid in leaders.items()}
@@ -220,7 +223,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await sync_to_async(stop_matches)(match_ids)
         processes.stop()
     return {
-        "players": args.players, "matches": args.matches, "games_per_match": args.games,
+        "players": args.players, "matches": args.matches, "daphnes": args.daphnes,
+        "games_per_match": args.games,
         "level": args.level, "seconds": round(elapsed, 1), "games_finished": finished,
         "matches_over": over, "games_per_minute": round(60 * finished / elapsed, 2),
         "versions": versions, "versions_per_second": round(versions / elapsed, 1),
@@ -238,6 +242,7 @@ def main() -> None:
     parser.add_argument("--players", default="programs", choices=["programs", "cpu"])
     parser.add_argument("--level", default="normal", choices=["easy", "normal", "strong"])
     parser.add_argument("--program-timeout", type=int, default=1)
+    parser.add_argument("--daphnes", type=int, default=1, help="daphne processes")
     parser.add_argument("--seconds", type=float, default=3600)
     args = parser.parse_args()
     ensure_database(os.environ["DATABASE_URL"])
