@@ -89,8 +89,7 @@ def rebuild(
     """Every frame of the game, from the deal to the last stored version."""
     engine = Engine.from_dict(initial_state)
     start_events = versions[0].events if versions and versions[0].number == 0 else []
-    frames = [Frame(0, 0, None, "start", None, None, start_events, table_of(engine),
-                    engine.to_dict() if keep_states else None)]
+    frames = [_frame(engine, 0, 0, None, "start", None, None, start_events, keep_states)]
     for version in versions:
         if version.number == 0:
             continue

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from .knowledge import Event, View, color_of
+from .knowledge import Event, View, color_of, points
 
 Action = dict[str, Any]
 
@@ -45,6 +45,11 @@ def find(legal: Sequence[Action], kind: str) -> Action | None:
 def plays(legal: Sequence[Action]) -> list[Action]:
     """The listed plays."""
     return [a for a in legal if a["type"] == "play"]
+
+
+def max_points(options: Sequence[Action]) -> int:
+    """The most points any of these plays is worth (0 for none)."""
+    return max((points(a["cards"]) for a in options), default=0)
 
 
 def without(hand: Sequence[str], cards: Sequence[str]) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, colour_by_hand, find, obvious, plays, without
+from .base import Action, colour_by_hand, find, max_points, obvious, plays, without
 from .knowledge import IS_ACTION, Event, Table, View, points
 
 # Points a play is worth to this policy, per unit (tuned by tournaments, docs/bots.md).
@@ -47,7 +47,7 @@ class NormalPolicy:
         if colour is not None:
             return colour
         options = plays(legal)
-        table = Table(view, None, smax=_max_points(options), watch=_WATCH)
+        table = Table(view, None, smax=max_points(options), watch=_WATCH)
         scored = sorted(((self._score(table, a["cards"]), i) for i, a in enumerate(options)),
                         reverse=True)
         best = options[scored[0][1]] if scored else None
@@ -78,7 +78,3 @@ class NormalPolicy:
         if all(IS_ACTION[c] for c in rest):
             score -= _STUCK  # R8.1: no number card left to go out with
         return score
-
-
-def _max_points(options: Sequence[Action]) -> int:
-    return max((points(a["cards"]) for a in options), default=0)

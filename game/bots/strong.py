@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, colour_by_hand, find, obvious, plays, without
+from .base import Action, colour_by_hand, find, max_points, obvious, plays, without
 from .knowledge import IS_ACTION, Event, Table, View, points
 
 _PER_CARD = 12.0
@@ -53,7 +53,7 @@ class StrongPolicy:
         if certain is not None or not legal:
             return certain
         options = plays(legal)
-        table = Table(view, events, smax=max((points(a["cards"]) for a in options), default=0))
+        table = Table(view, events, smax=max_points(options))
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour

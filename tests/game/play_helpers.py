@@ -33,6 +33,13 @@ def make_room(owner: Any, *others: Any, seats: list[int] | None = None, **fields
 position = functools.partial(setup, now=NOW, seed=1)
 
 
+def seat_cpus(room: Room, *levels: str) -> Room:
+    """A CPU of each level on the room's seats 1, 2, … (seat 0 is a person's)."""
+    for index, level in enumerate(levels, start=1):
+        Membership.objects.create(room=room, cpu_level=level, seat_index=index)
+    return room
+
+
 def set_position(game: Game, engine: Engine) -> Game:
     """Replace a running game's engine state by a built position (version kept)."""
     game.state = engine.to_dict()

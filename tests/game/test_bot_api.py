@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from bot_helpers import closed_with, new_key, open_token_socket, play_games_as_program
-from play_helpers import make_room
+from play_helpers import make_room, seat_cpus
 
 from accounts import tokens
 from game.models import Game, GameEvent, Membership
@@ -28,9 +28,7 @@ def bob_and_three_cpus(alice: Any, bob: Any, level: str = "normal") -> Any:
     room = make_room(alice, seats=[0])
     Membership.objects.filter(room=room, user=alice).delete()
     Membership.objects.create(room=room, user=bob, seat_index=0)
-    for index in (1, 2, 3):
-        Membership.objects.create(room=room, cpu_level=level, seat_index=index)
-    return room
+    return seat_cpus(room, level, level, level)
 
 
 def seat_of(frames: list[dict[str, Any]]) -> int:

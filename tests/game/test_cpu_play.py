@@ -14,7 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from play_helpers import NOW, engine_of, make_room, play_action, position, set_position
+from play_helpers import (
+    NOW,
+    engine_of,
+    make_room,
+    play_action,
+    position,
+    seat_cpus,
+    set_position,
+)
 
 from game.models import Game, GamePlayer, Membership, Room
 from game.rules import Game as Engine
@@ -33,10 +41,7 @@ def _no_broker(settings):
 
 def cpu_room(owner: Any, *levels: str, **fields: Any) -> Room:
     """`owner` on seat 0 and a CPU of each level on seats 1, 2, …"""
-    room = make_room(owner, **fields)
-    for index, level in enumerate(levels, start=1):
-        Membership.objects.create(room=room, cpu_level=level, seat_index=index)
-    return room
+    return seat_cpus(make_room(owner, **fields), *levels)
 
 
 def start_at(room: Room, owner: Any, engine: Engine) -> Game:
