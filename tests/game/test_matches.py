@@ -121,6 +121,32 @@ def test_equal_totals_go_to_whoever_reached_the_score_first(alice, bob, carol, d
     assert [line.rank for line in lines] == [1, 2, 3, 4]
 
 
+def test_standings_count_games_within_the_match_and_mark_program_players(alice, bob):
+    """The room played five games before the match: the match's games are 1 and 2 in
+    its standings. bob's seat was played by his program (the result says so): he is
+    "program" in the standings and in every game of the log, never "human"."""
+    room = make_room(alice, bob)
+    match = Match.objects.create(room=room, started_by=alice, games_total=2,
+                                 status=Match.Status.FINISHED)
+    finished_game(match, 6, {alice: 10, bob: -10})
+    finished_game(match, 7, {alice: -5, bob: 5})
+    kinds = [{"seat": 0, "username": "alice", "room_seat": 0, "kind": "human"},
+             {"seat": 1, "username": "bob", "room_seat": 1, "kind": "program"}]
+    Game.objects.filter(match=match).update(result={"players": kinds})
+    lines = {line.name: line for line in matches.standings(match)}
+    assert (lines["alice"].reached, lines["bob"].reached) == (2, 2)
+    assert (lines["alice"].kind, lines["bob"].kind) == ("human", "program")
+    log = json.loads(b"".join(
+        signed_in(alice).get(reverse("game:match_log", args=[match.pk])).streaming_content))
+    assert [s["kind"] for s in log["standings"]] == ["human", "program"]
+    assert [s["reached_at_game"] for s in log["standings"]] == [2, 2]
+    for game in log["games"]:
+        assert [p["kind"] for p in game["players"]] == ["human", "program"]
+        assert [p["kind"] for p in game["result"]["players"]] == ["human", "program"]
+    page = signed_in(alice).get(match.get_absolute_url()).content.decode()
+    assert 'data-kind="program"' in page
+
+
 def test_a_program_seat_gets_its_r14_action_after_the_match_timeout(alice, bob, settings):
     """R14 with the match's 1-second program timeout, applied by the service layer (the
     engine keeps its 10 s): the program seat that does not act is moved by the sweep
