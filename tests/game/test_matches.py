@@ -202,6 +202,52 @@ def test_the_owner_starts_a_match_from_the_room_page(alice, bob):
     assert not Game.objects.filter(room=room, status=Game.Status.RUNNING).exists()
 
 
+def test_stopping_a_match_asks_first_then_says_it_stopped(alice, bob):
+    room = make_room(alice, bob)
+    match = matches.start_match(room, alice, games=1000)
+    client = signed_in(alice)
+    stop_url = reverse("game:stop_match", args=[match.pk])
+    assert f'href="{stop_url}"' in client.get(match.get_absolute_url()).content.decode()
+    question = client.get(stop_url)
+    assert question.status_code == 200
+    assert f'action="{stop_url}"' in question.content.decode() and "1000" in \
+        question.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING  # asking stops nothing
+    assert signed_in(bob).get(stop_url).status_code == 403
+    answer = client.post(stop_url, follow=True)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
+    said = [str(m) for m in answer.context["messages"]]
+    assert said and "0" in said[0] and "1000" in said[0]
+    assert 'data-status="aborted"' in answer.content.decode()
+    assert stop_url not in answer.content.decode()
+
+
+def test_a_seated_viewer_is_told_their_seat_plays_in_the_match(alice, bob, mallory):
+    room = make_room(alice, bob)
+    match = matches.start_match(room, alice, games=3)
+    page = signed_in(bob).get(match.get_absolute_url()).content.decode()
+    assert "my-seat-hint" in page and f'href="{room.get_absolute_url()}"' in page
+    assert "my-seat-hint" not in signed_in(mallory).get(match.get_absolute_url()).content.decode()
+    matches.stop_match(match, alice)
+    assert "my-seat-hint" not in signed_in(bob).get(match.get_absolute_url()).content.decode()
+
+
+def test_the_live_part_of_the_match_page_is_the_changing_part_only(alice, bob):
+    room = make_room(alice, bob)
+    match = matches.start_match(room, alice, games=2)
+    client = signed_in(alice)
+    full = client.get(match.get_absolute_url()).content.decode()
+    assert "js/match_live.js" in full and "?part=live" in full
+    live = client.get(match.get_absolute_url() + "?part=live").content.decode()
+    assert "<html" not in live and 'data-running="true"' in live and "match-progress" in live
+    matches.stop_match(match, alice)
+    assert 'data-running="false"' in client.get(
+        match.get_absolute_url() + "?part=live").content.decode()
+    assert "js/match_live.js" not in client.get(match.get_absolute_url()).content.decode()
+
+
 def test_a_private_rooms_match_is_hidden_from_outsiders(alice, bob, mallory):
     room = make_room(alice, bob, is_public=False)
     match = matches.start_match(room, alice, games=2)
