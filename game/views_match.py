@@ -18,7 +18,7 @@ from game import selectors
 from game.match_models import Match
 from game.models import Game, Membership
 from game.services import matches, rooms
-from game.views import _owned_room
+from game.views import MATCH_FORM, _owned_room
 from game.views_history import game_log
 
 MATCH_LOG_FORMAT = "dobon-match-log/1"
@@ -34,8 +34,13 @@ def start_match(request: HttpRequest, room_id: int) -> HttpResponse:
             request.POST.get("program_timeout"), request.POST.get("cpu_level"),
         )
     except matches.MatchError as exc:
-        messages.error(request, str(exc))
-        return redirect(room)
+        # Shown beside the form, with the entries kept (a toast far above was missed).
+        request.session[MATCH_FORM] = {
+            "error": str(exc),
+            **{name: request.POST.get(name, "")[:10]
+               for name in ("games", "program_timeout", "cpu_level")},
+        }
+        return redirect(f"{room.get_absolute_url()}#match-panel")
     return redirect(match)
 
 

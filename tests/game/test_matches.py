@@ -248,6 +248,28 @@ def test_the_live_part_of_the_match_page_is_the_changing_part_only(alice, bob):
     assert "js/match_live.js" not in client.get(match.get_absolute_url()).content.decode()
 
 
+def test_a_refused_match_start_shows_its_error_beside_the_form_with_the_entries(alice, bob):
+    room = make_room(alice, bob)
+    client = signed_in(alice)
+    answer = client.post(reverse("game:start_match", args=[room.pk]),
+                         {"games": "0", "program_timeout": "7", "cpu_level": "strong"})
+    assert answer["Location"] == f"{room.get_absolute_url()}#match-panel"
+    page = client.get(answer["Location"]).content.decode()
+    panel = page[page.index('id="match-panel"'):]
+    assert 'data-testid="match-error"' in panel
+    assert 'name="games"' in panel and 'value="0"' in panel and 'value="7"' in panel
+    assert '<option value="strong" selected>' in panel
+    assert "match-error" not in client.get(room.get_absolute_url()).content.decode()  # once
+    assert not Match.objects.exists()
+
+
+def test_the_room_page_tells_a_seated_person_their_seat_plays_in_the_match(alice, bob, carol):
+    room = make_room(alice, bob)
+    matches.start_match(room, alice, games=3)
+    assert "my-seat-hint" in signed_in(bob).get(room.get_absolute_url()).content.decode()
+    assert "my-seat-hint" not in signed_in(carol).get(room.get_absolute_url()).content.decode()
+
+
 def test_a_private_rooms_match_is_hidden_from_outsiders(alice, bob, mallory):
     room = make_room(alice, bob, is_public=False)
     match = matches.start_match(room, alice, games=2)
