@@ -16,7 +16,7 @@ from play_helpers import NOW, make_room
 from game.match_models import Match
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.replay import Version, rebuild
-from game.services import matches, play
+from game.services import matches, panel, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -268,6 +268,19 @@ def test_the_room_page_tells_a_seated_person_their_seat_plays_in_the_match(alice
     matches.start_match(room, alice, games=3)
     assert "my-seat-hint" in signed_in(bob).get(room.get_absolute_url()).content.decode()
     assert "my-seat-hint" not in signed_in(carol).get(room.get_absolute_url()).content.decode()
+
+
+def test_the_room_panel_says_which_match_the_last_game_belonged_to(alice, bob):
+    """The table's end-of-game box links to the match results from this (docs/protocol.md)."""
+    room = make_room(alice, bob)
+    match = Match.objects.create(room=room, started_by=alice, games_total=1)
+    finished_game(match, 1, {alice: 10, bob: -10})
+    last = panel.room_panel(room)["last_result"]
+    assert last["match"] == {"id": match.pk, "url": match.get_absolute_url(), "over": False}
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    assert panel.room_panel(room)["last_result"]["match"]["over"] is True
+    Game.objects.create(room=room, number=2, state={}, status=Game.Status.FINISHED)
+    assert panel.room_panel(room)["last_result"]["match"] is None
 
 
 def test_a_private_rooms_match_is_hidden_from_outsiders(alice, bob, mallory):
