@@ -4,7 +4,7 @@ A token is `dobon_` + 43 URL-safe random characters (`secrets.token_urlsafe(32)`
 256 bits). Only its SHA-256 is stored, so a leaked database does not leak keys; a
 fast hash is enough because the key is random, not a password someone chose.
 
-Verbs: `create_token` (returns the key once), `revoke_token`, `tokens_of`;
+Verbs: `create_token` (returns the key once), `revoke_token`, `tokens_of`, `token_of`;
 `user_for_key` is what the websocket's token middleware asks.
 """
 
@@ -67,16 +67,31 @@ def create_token(user: User, name: str) -> NewToken:
     name = check_name(name)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
-        if tokens_of(user).filter(revoked_at__isnull=True).count() >= MAX_ACTIVE_TOKENS:
+        active = tokens_of(user).filter(revoked_at__isnull=True)
+        if active.count() >= MAX_ACTIVE_TOKENS:
             raise TokenError(
                 _("You already have %(count)d active tokens: revoke one first.")
                 % {"count": MAX_ACTIVE_TOKENS}
+            )
+        # Two active tokens named alike cannot be told apart when one is to be revoked.
+        if active.filter(name__iexact=name).exists():
+            raise TokenError(
+                _("You already have an active token named “%(name)s”: choose another name.")
+                % {"name": name}
             )
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         token = ApiToken.objects.create(
             user=user, name=name, key_hash=hash_key(key), prefix=key[:PREFIX_SHOWN]
         )
     return NewToken(token, key)
+
+
+def token_of(user: User, token_id: int) -> ApiToken:
+    """One of `user`'s tokens; someone else's is refused like one that does not exist."""
+    token = ApiToken.objects.filter(pk=token_id, user=user).first()
+    if token is None:
+        raise PermissionDenied
+    return token
 
 
 def revoke_token(user: User, token_id: int) -> ApiToken:

@@ -6,20 +6,26 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from accounts import tokens
-from accounts.models import User
+from accounts.models import ApiToken, User
+
+# The session (server-side, in the database) holds a new key from the POST that made
+# it to the one GET that shows it: a reload then shows the list, not a second token.
+NEW_KEY = "new_api_token_key"
 
 
 def _page(request: HttpRequest, user: User, new_key: str | None = None,
-          error: str | None = None, status: int = 200) -> HttpResponse:
+          error: str | None = None, name: str = "", status: int = 200) -> HttpResponse:
     context = {
         "tokens": tokens.tokens_of(user),
         "new_key": new_key,
         "error": error,
+        "name": name,
         "name_max": tokens.NAME_MAX,
         "max_active": tokens.MAX_ACTIVE_TOKENS,
     }
@@ -28,21 +34,49 @@ def _page(request: HttpRequest, user: User, new_key: str | None = None,
 
 @never_cache  # the page that shows a new key must not be kept by any cache
 @login_required
+@require_http_methods(["GET", "POST"])
 def token_list(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
-    if request.method != "POST":
-        return _page(request, user)
+    if request.method == "POST":
+        return _create(request, user)
+    return _page(request, user, new_key=request.session.pop(NEW_KEY, None))
+
+
+def _create(request: HttpRequest, user: User) -> HttpResponse:
+    name = request.POST.get("name", "")
     try:
-        new = tokens.create_token(user, request.POST.get("name", ""))
+        new = tokens.create_token(user, name)
     except tokens.TokenError as exc:
-        return _page(request, user, error=str(exc), status=400)
-    # Rendered, not redirected: the key must not travel through the session.
-    return _page(request, user, new_key=new.key)
-
-
-@require_POST
-@login_required
-def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = tokens.revoke_token(request.user, token_id)  # type: ignore[arg-type]
-    messages.info(request, _("Token “%(name)s” is revoked.") % {"name": token.name})
+        return _page(request, user, error=str(exc), name=name, status=400)
+    request.session[NEW_KEY] = new.key
     return redirect("accounts:tokens")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """GET asks (naming the token by name and key prefix), POST revokes."""
+    user: User = request.user  # type: ignore[assignment]
+    token = tokens.token_of(user, token_id)  # someone else's: 403
+    if request.method == "POST":
+        tokens.revoke_token(user, token_id)
+        messages.success(request, _("Token “%(name)s” (%(prefix)s…) is revoked.")
+                         % {"name": token.name, "prefix": token.prefix})
+        return redirect("accounts:tokens")
+    if not token.is_active:
+        messages.info(request, _("Token “%(name)s” is already revoked.") % {"name": token.name})
+        return redirect("accounts:tokens")
+    return _confirm_revoke(request, token)
+
+
+def _confirm_revoke(request: HttpRequest, token: ApiToken) -> HttpResponse:
+    context = {
+        "title": _("Revoke this token?"),
+        "question": _("The token “%(name)s”, whose key starts with %(prefix)s…, stops working "
+                      "at once.") % {"name": token.name, "prefix": token.prefix},
+        "note": _("Programs using it are disconnected. This cannot be undone."),
+        "action": reverse("accounts:revoke_token", args=[token.pk]),
+        "button": _("Revoke"),
+        "cancel_url": reverse("accounts:tokens"),
+    }
+    return render(request, "game/confirm.html", context)

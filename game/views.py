@@ -93,6 +93,10 @@ def create_room(request: HttpRequest) -> HttpResponse:
     return render(request, "game/room_form.html", {"form": form})
 
 
+# Session key: the match form's entries and its error, from a refused start to the room page.
+MATCH_FORM = "match_form"
+
+
 @login_required
 def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
     room = _visible_room(request, room_id)
@@ -117,6 +121,9 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "can_change_cpu": is_owner and running_game is None,
         "cpu_levels": CpuLevel.choices,
         "ws_url": f"/ws/rooms/{room.pk}/",
+        # A refused match start comes back here with what was entered and why.
+        "match_form": request.session.pop(MATCH_FORM, None) if MATCH_FORM in request.session
+        else None,
     }
     return render(request, "game/room.html", context)
 

@@ -203,6 +203,7 @@ def game_json(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[str, Any]:
     initial = game.initial_state or {}
+    kinds = _recorded_kinds(game)
     return {
         "format": LOG_FORMAT,
         "game": {
@@ -219,7 +220,7 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             {
                 "seat": p.seat,
                 "username": p.username,
-                "kind": "cpu" if is_cpu_seat(p) else "human",
+                "kind": kinds.get(p.seat) or ("cpu" if is_cpu_seat(p) else "human"),
                 "room_seat": p.room_seat_index,
                 "delta": p.delta,
             }
@@ -238,6 +239,13 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
         ],
         "result": game.result,
     }
+
+
+def _recorded_kinds(game: Game) -> dict[int, str]:
+    """Each seat's kind as the finished game's result recorded it ("program" for a seat a
+    program played); a game without a result falls back to CPU or human."""
+    players = (game.result or {}).get("players") or []
+    return {p["seat"]: p["kind"] for p in players if "seat" in p and "kind" in p}
 
 
 def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:

@@ -10,13 +10,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
 
 from game import selectors
 from game.match_models import Match
-from game.models import Game
+from game.models import Game, Membership
 from game.services import matches, rooms
-from game.views import _owned_room
+from game.views import MATCH_FORM, _owned_room
 from game.views_history import game_log
 
 MATCH_LOG_FORMAT = "dobon-match-log/1"
@@ -32,18 +34,46 @@ def start_match(request: HttpRequest, room_id: int) -> HttpResponse:
             request.POST.get("program_timeout"), request.POST.get("cpu_level"),
         )
     except matches.MatchError as exc:
-        messages.error(request, str(exc))
-        return redirect(room)
+        # Shown beside the form, with the entries kept (a toast far above was missed).
+        request.session[MATCH_FORM] = {
+            "error": str(exc),
+            **{name: request.POST.get(name, "")[:10]
+               for name in ("games", "program_timeout", "cpu_level")},
+        }
+        return redirect(f"{room.get_absolute_url()}#match-panel")
     return redirect(match)
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def stop_match(request: HttpRequest, match_id: int) -> HttpResponse:
+    """GET asks (one tap must not end a 1,000-game match), POST stops."""
     match = _visible_match(request, match_id)
-    # PermissionDenied (403) unless the owner
-    matches.stop_match(match, request.user)  # type: ignore[arg-type]
-    return redirect(match)
+    rooms.check_owner(match.room, request.user)  # PermissionDenied (403) unless the owner
+    if not match.is_running:
+        messages.info(request, _("This match is already over."))
+        return redirect(match)
+    if request.method == "POST":
+        match = matches.stop_match(match, request.user)  # type: ignore[arg-type]
+        messages.success(request, _("The match is stopped after %(done)d of %(total)d games.")
+                         % {"done": match.games_finished, "total": match.games_total})
+        return redirect(match)
+    return _confirm_stop(request, match)
+
+
+def _confirm_stop(request: HttpRequest, match: Match) -> HttpResponse:
+    context = {
+        "room": match.room,
+        "title": _("Stop the match?"),
+        "question": _("%(done)d of %(total)d games are finished. The running game is "
+                      "aborted and no further game starts.")
+        % {"done": match.games_finished, "total": match.games_total},
+        "note": _("Finished games and the standings are kept."),
+        "action": reverse("game:stop_match", args=[match.pk]),
+        "button": _("Stop the match"),
+        "cancel_url": match.get_absolute_url(),
+    }
+    return render(request, "game/confirm.html", context)
 
 
 def _visible_match(request: HttpRequest, match_id: int) -> Match:
@@ -57,6 +87,8 @@ def _visible_match(request: HttpRequest, match_id: int) -> Match:
 
 @login_required
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match page; `?part=live` answers only the parts that change while it runs
+    (static/js/match_live.js fetches them every few seconds)."""
     match = _visible_match(request, match_id)
     context = {
         "match": match,
@@ -64,9 +96,21 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "standings": matches.standings(match),
         "results": matches.game_results(match),
         "is_owner": match.room.owner_id == request.user.pk,
+        "my_seat": _my_seat(match, request.user),
         "percent": int(100 * match.games_finished / match.games_total),
     }
+    if request.GET.get("part") == "live":
+        return render(request, "game/_match_live.html", context)
     return render(request, "game/match.html", context)
+
+
+def _my_seat(match: Match, user: object) -> Membership | None:
+    """The viewer's own seat in the match's room while it runs: their seat plays every
+    game, by their hand, their program, or else by timeouts."""
+    if not match.is_running:
+        return None
+    return Membership.objects.filter(room_id=match.room_id, user_id=getattr(user, "pk", None)
+                                     ).first()
 
 
 @login_required

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Case, CharField, Exists, F, OuterRef, When
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,7 +42,7 @@ from game.match_models import (
     MIN_PROGRAM_TIMEOUT,
     Match,
 )
-from game.models import CpuLevel, Game, GameEvent, GamePlayer, Room
+from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room
 from game.services import panel, play, rooms
 
 if TYPE_CHECKING:
@@ -349,8 +350,9 @@ def next_program_due(
 
 @dataclass
 class Standing:
-    """One player's line: total points, and the number of the game after which the
-    total last changed (the tie-break: whoever reached their final score first)."""
+    """One player's line: total points, and the match game (1…N) after which the total
+    last changed (the tie-break: whoever reached their final score first). `kind` is
+    "program" for a person whose seat a program played in any of the match's games."""
 
     key: tuple[str, int]
     name: str
@@ -372,23 +374,42 @@ def player_key(user_id: int | None, cpu_level: str | None, room_seat: int) -> tu
     return ("cpu", room_seat)
 
 
+def seat_kind() -> Case:
+    """The kind the finished game's result recorded for the row's seat ("human", "cpu" or
+    "program": GamePlayer keeps no kind). A JSON path cannot take the seat from the row,
+    so one branch per possible seat (KT() cannot follow the relation to the game)."""
+    return Case(*(
+        When(seat=seat, then=KeyTextTransform(
+            "kind", KeyTransform(seat, KeyTransform("players", F("game__result")))))
+        for seat in range(MAX_SEATS)
+    ), output_field=CharField())
+
+
 def standings(match: Match) -> list[Standing]:
     """Every player of the match's finished games by total points, best first; equal
-    totals go to whoever reached that total in an earlier game. One query."""
+    totals go to whoever reached that total in an earlier game. One query.
+
+    Games are counted 1…N within the match: every match game but the last is finished
+    (an aborted game ends the match), so the finished games' order is the match's."""
     rows = (
         GamePlayer.objects.filter(game__match=match, game__status=Game.Status.FINISHED)
         .order_by("game__number", "seat")
         .values_list("user_id", "cpu_level", "room_seat_index", "username", "game__number",
-                     "delta")
+                     "delta", seat_kind())
     )
     table: dict[tuple[str, int], Standing] = {}
-    for user_id, level, room_seat, name, number, delta in rows:
+    index, last_number = 0, None
+    for user_id, level, room_seat, name, number, delta, kind in rows:
+        if number != last_number:
+            index, last_number = index + 1, number
         key = player_key(user_id, level, room_seat)
-        line = table.setdefault(key, Standing(key, name, "cpu" if level else "human"))
+        line = table.setdefault(key, Standing(key, name, "cpu" if level else panel.HUMAN))
         line.name, line.games = name, line.games + 1
+        if kind == panel.PROGRAM:
+            line.kind = panel.PROGRAM
         if delta:
             line.total += delta
-            line.reached = number
+            line.reached = index
     ranked = sorted(table.values(), key=lambda s: (-s.total, s.reached, s.name))
     return _ranked(ranked)
 

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import translation
 
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
@@ -124,7 +125,17 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
         "status": game.status,
         "result": game.result,
         "url": game_url(game.pk),
+        "match": _match_of(game),
     }
+
+
+def _match_of(game: Game) -> dict[str, Any] | None:
+    """The match the game belonged to: the table's end-of-game box links to its results
+    once it is over (its next game would otherwise follow by itself)."""
+    if game.match_id is None:
+        return None
+    return {"id": game.match_id, "url": reverse("game:match", args=[game.match_id]),
+            "over": game.match.status != "running"}
 
 
 def room_panel(room: Room) -> dict[str, Any]:
@@ -134,7 +145,8 @@ def room_panel(room: Room) -> dict[str, Any]:
     # The running game, if any, is the room's latest: numbers only grow and at most
     # one runs. So the latest two games hold both the running one and the last result.
     latest = list(
-        room.games.order_by("-number").only("number", "status", "result", "room_id")[:2]
+        room.games.select_related("match").order_by("-number")
+        .only("number", "status", "result", "room_id", "match", "match__status")[:2]
     )
     running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
     last = next((g for g in latest if g.status != Game.Status.RUNNING), None)

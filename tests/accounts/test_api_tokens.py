@@ -24,10 +24,18 @@ def create(client: Client, name: str = "my bot"):
     return client.post(reverse("accounts:tokens"), {"name": name})
 
 
+def new_key(client: Client, name: str = "my bot") -> str:
+    """Create a token the way the page does (POST, redirect, GET) and read its key."""
+    response = create(client, name)
+    assert response.status_code == 302 and response["Location"] == reverse("accounts:tokens")
+    return client.get(response["Location"]).context["new_key"]
+
+
 def test_a_new_token_is_shown_once_and_stored_hashed(bob):
     client = signed_in(bob)
     response = create(client)
-    assert response.status_code == 200
+    assert response.status_code == 302  # POST/redirect/GET: a reload cannot re-post
+    response = client.get(response["Location"])
     key = response.context["new_key"]
     assert key.startswith("dobon_") and len(key) > 40
     assert key in response.content.decode()
@@ -39,10 +47,37 @@ def test_a_new_token_is_shown_once_and_stored_hashed(bob):
     assert "my bot" in again and key not in again
 
 
+def test_reloading_the_key_page_creates_no_second_token_and_forgets_the_key(bob):
+    client = signed_in(bob)
+    key = new_key(client)
+    reloaded = client.get(reverse("accounts:tokens"))
+    assert reloaded.context["new_key"] is None and key not in reloaded.content.decode()
+    assert ApiToken.objects.filter(user=bob).count() == 1
+
+
 def test_a_nameless_token_is_refused_and_nothing_is_created(bob):
     response = create(signed_in(bob), "   ")
     assert response.status_code == 400
     assert not ApiToken.objects.exists()
+    page = response.content.decode()
+    # The error is tied to the field it is about.
+    assert 'id="token-name-error"' in page and 'aria-invalid="true"' in page
+    assert 'aria-describedby="token-name-error token-name-help"' in page
+
+
+def test_a_second_active_token_with_the_same_name_is_refused(bob):
+    client = signed_in(bob)
+    new_key(client, "laptop bot")
+    response = create(client, "  Laptop   bot ")
+    assert response.status_code == 400
+    assert "Laptop bot" in response.context["error"]
+    assert 'value="  Laptop   bot "' in response.content.decode()  # the entry is kept
+    assert ApiToken.objects.filter(user=bob).count() == 1
+    # Once the first is revoked, the name is free again.
+    first = ApiToken.objects.get(user=bob)
+    client.post(reverse("accounts:revoke_token", args=[first.pk]))
+    assert create(client, "laptop bot").status_code == 302
+    assert ApiToken.objects.filter(user=bob, revoked_at__isnull=True).count() == 1
 
 
 def test_the_token_pages_need_csrf(bob):
@@ -60,6 +95,22 @@ def test_revoking_keeps_the_token_listed_as_revoked(bob):
     assert response.status_code == 302
     token.refresh_from_db()
     assert token.revoked_at is not None
+    page = client.get(response["Location"]).content.decode()
+    assert "my bot" in page and token.prefix in page
+
+
+def test_revoking_asks_first_naming_the_token_by_name_and_key_prefix(bob):
+    client = signed_in(bob)
+    create(client)
+    token = ApiToken.objects.get(user=bob)
+    url = reverse("accounts:revoke_token", args=[token.pk])
+    assert url in client.get(reverse("accounts:tokens")).content.decode()
+    question = client.get(url)
+    assert question.status_code == 200
+    page = question.content.decode()
+    assert "my bot" in page and f"{token.prefix}…" in page and f'action="{url}"' in page
+    token.refresh_from_db()
+    assert token.revoked_at is None  # asking changes nothing
 
 
 def test_nobody_reads_or_revokes_another_users_tokens(bob, mallory):
@@ -70,13 +121,13 @@ def test_nobody_reads_or_revokes_another_users_tokens(bob, mallory):
     assert "bob&#x27;s secret bot" not in page and "bob's secret bot" not in page
     assert token.prefix not in page
     assert thief.post(reverse("accounts:revoke_token", args=[token.pk])).status_code == 403
+    assert thief.get(reverse("accounts:revoke_token", args=[token.pk])).status_code == 403
     token.refresh_from_db()
     assert token.revoked_at is None
 
 
 def test_a_token_cannot_open_pages(bob):
-    response = create(signed_in(bob))
-    key = response.context["new_key"]
+    key = new_key(signed_in(bob))
     program = Client(HTTP_AUTHORIZATION=f"Bearer {key}")
     # `/` shows signed-out visitors the landing page (issue 7): still not signed in.
     landing = program.get(reverse("game:lobby"))
@@ -96,6 +147,6 @@ def test_the_token_page_speaks_japanese_by_default(bob):
 def test_at_most_ten_active_tokens(bob):
     client = signed_in(bob)
     for n in range(10):
-        assert create(client, f"bot {n}").status_code == 200
+        assert create(client, f"bot {n}").status_code == 302
     assert create(client, "one too many").status_code == 400
     assert ApiToken.objects.filter(user=bob).count() == 10

@@ -16,7 +16,7 @@ from play_helpers import NOW, make_room
 from game.match_models import Match
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.replay import Version, rebuild
-from game.services import matches, play
+from game.services import matches, panel, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -121,6 +121,32 @@ def test_equal_totals_go_to_whoever_reached_the_score_first(alice, bob, carol, d
     assert [line.rank for line in lines] == [1, 2, 3, 4]
 
 
+def test_standings_count_games_within_the_match_and_mark_program_players(alice, bob):
+    """The room played five games before the match: the match's games are 1 and 2 in
+    its standings. bob's seat was played by his program (the result says so): he is
+    "program" in the standings and in every game of the log, never "human"."""
+    room = make_room(alice, bob)
+    match = Match.objects.create(room=room, started_by=alice, games_total=2,
+                                 status=Match.Status.FINISHED)
+    finished_game(match, 6, {alice: 10, bob: -10})
+    finished_game(match, 7, {alice: -5, bob: 5})
+    kinds = [{"seat": 0, "username": "alice", "room_seat": 0, "kind": "human"},
+             {"seat": 1, "username": "bob", "room_seat": 1, "kind": "program"}]
+    Game.objects.filter(match=match).update(result={"players": kinds})
+    lines = {line.name: line for line in matches.standings(match)}
+    assert (lines["alice"].reached, lines["bob"].reached) == (2, 2)
+    assert (lines["alice"].kind, lines["bob"].kind) == ("human", "program")
+    log = json.loads(b"".join(
+        signed_in(alice).get(reverse("game:match_log", args=[match.pk])).streaming_content))
+    assert [s["kind"] for s in log["standings"]] == ["human", "program"]
+    assert [s["reached_at_game"] for s in log["standings"]] == [2, 2]
+    for game in log["games"]:
+        assert [p["kind"] for p in game["players"]] == ["human", "program"]
+        assert [p["kind"] for p in game["result"]["players"]] == ["human", "program"]
+    page = signed_in(alice).get(match.get_absolute_url()).content.decode()
+    assert 'data-kind="program"' in page
+
+
 def test_a_program_seat_gets_its_r14_action_after_the_match_timeout(alice, bob, settings):
     """R14 with the match's 1-second program timeout, applied by the service layer (the
     engine keeps its 10 s): the program seat that does not act is moved by the sweep
@@ -174,6 +200,87 @@ def test_the_owner_starts_a_match_from_the_room_page(alice, bob):
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED
     assert not Game.objects.filter(room=room, status=Game.Status.RUNNING).exists()
+
+
+def test_stopping_a_match_asks_first_then_says_it_stopped(alice, bob):
+    room = make_room(alice, bob)
+    match = matches.start_match(room, alice, games=1000)
+    client = signed_in(alice)
+    stop_url = reverse("game:stop_match", args=[match.pk])
+    assert f'href="{stop_url}"' in client.get(match.get_absolute_url()).content.decode()
+    question = client.get(stop_url)
+    assert question.status_code == 200
+    assert f'action="{stop_url}"' in question.content.decode() and "1000" in \
+        question.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING  # asking stops nothing
+    assert signed_in(bob).get(stop_url).status_code == 403
+    answer = client.post(stop_url, follow=True)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
+    said = [str(m) for m in answer.context["messages"]]
+    assert said and "0" in said[0] and "1000" in said[0]
+    assert 'data-status="aborted"' in answer.content.decode()
+    assert stop_url not in answer.content.decode()
+
+
+def test_a_seated_viewer_is_told_their_seat_plays_in_the_match(alice, bob, mallory):
+    room = make_room(alice, bob)
+    match = matches.start_match(room, alice, games=3)
+    page = signed_in(bob).get(match.get_absolute_url()).content.decode()
+    assert "my-seat-hint" in page and f'href="{room.get_absolute_url()}"' in page
+    assert "my-seat-hint" not in signed_in(mallory).get(match.get_absolute_url()).content.decode()
+    matches.stop_match(match, alice)
+    assert "my-seat-hint" not in signed_in(bob).get(match.get_absolute_url()).content.decode()
+
+
+def test_the_live_part_of_the_match_page_is_the_changing_part_only(alice, bob):
+    room = make_room(alice, bob)
+    match = matches.start_match(room, alice, games=2)
+    client = signed_in(alice)
+    full = client.get(match.get_absolute_url()).content.decode()
+    assert "js/match_live.js" in full and "?part=live" in full
+    live = client.get(match.get_absolute_url() + "?part=live").content.decode()
+    assert "<html" not in live and 'data-running="true"' in live and "match-progress" in live
+    matches.stop_match(match, alice)
+    assert 'data-running="false"' in client.get(
+        match.get_absolute_url() + "?part=live").content.decode()
+    assert "js/match_live.js" not in client.get(match.get_absolute_url()).content.decode()
+
+
+def test_a_refused_match_start_shows_its_error_beside_the_form_with_the_entries(alice, bob):
+    room = make_room(alice, bob)
+    client = signed_in(alice)
+    answer = client.post(reverse("game:start_match", args=[room.pk]),
+                         {"games": "0", "program_timeout": "7", "cpu_level": "strong"})
+    assert answer["Location"] == f"{room.get_absolute_url()}#match-panel"
+    page = client.get(answer["Location"]).content.decode()
+    panel = page[page.index('id="match-panel"'):]
+    assert 'data-testid="match-error"' in panel
+    assert 'name="games"' in panel and 'value="0"' in panel and 'value="7"' in panel
+    assert '<option value="strong" selected>' in panel
+    assert "match-error" not in client.get(room.get_absolute_url()).content.decode()  # once
+    assert not Match.objects.exists()
+
+
+def test_the_room_page_tells_a_seated_person_their_seat_plays_in_the_match(alice, bob, carol):
+    room = make_room(alice, bob)
+    matches.start_match(room, alice, games=3)
+    assert "my-seat-hint" in signed_in(bob).get(room.get_absolute_url()).content.decode()
+    assert "my-seat-hint" not in signed_in(carol).get(room.get_absolute_url()).content.decode()
+
+
+def test_the_room_panel_says_which_match_the_last_game_belonged_to(alice, bob):
+    """The table's end-of-game box links to the match results from this (docs/protocol.md)."""
+    room = make_room(alice, bob)
+    match = Match.objects.create(room=room, started_by=alice, games_total=1)
+    finished_game(match, 1, {alice: 10, bob: -10})
+    last = panel.room_panel(room)["last_result"]
+    assert last["match"] == {"id": match.pk, "url": match.get_absolute_url(), "over": False}
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    assert panel.room_panel(room)["last_result"]["match"]["over"] is True
+    Game.objects.create(room=room, number=2, state={}, status=Game.Status.FINISHED)
+    assert panel.room_panel(room)["last_result"]["match"] is None
 
 
 def test_a_private_rooms_match_is_hidden_from_outsiders(alice, bob, mallory):

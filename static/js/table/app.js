@@ -183,7 +183,8 @@ export class TableApp {
     if (!this.state) text = T.connecting;
     else if (!view) text = this.state.status === "aborted" ? T.aborted : this.ui.settlement.hidden ? T.waiting : "";
     else if (view.phase === "finished") text = T.finished;
-    else if (view.seat === null || view.seat === undefined) text = T.watching;
+    // A spectator's "watching" goes in the bar under the felt (renderMe): down here on
+    // the felt it covered the bottom seat's plate.
     this.ui.status.textContent = text;
     this.ui.status.hidden = !text;
   }
@@ -192,7 +193,9 @@ export class TableApp {
     const view = this.state && this.state.view;
     const mine = view && view.seat !== null && view.seat !== undefined ? view.seat : null;
     const name = (seat) => this.playerName(seat);
-    this.ui["me-name"].textContent = mine !== null ? `${this.me} · ${T.cards(view.hand.length)}` : this.me;
+    const watching = view && mine === null && view.phase !== "finished";
+    this.ui["me-name"].textContent = mine !== null ? `${this.me} · ${T.cards(view.hand.length)}`
+      : watching ? `${this.me} · ${T.watching}` : this.me;
     let turn = "";
     if (view && view.phase !== "finished") {
       if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));

@@ -18,15 +18,23 @@ export function settlementData(app) {
     const names = (app.state.players || []).map((p) => p.username);
     // The game's page exists as soon as the game is over (history's /games/<id>/).
     const url = app.state.game ? `/games/${app.state.game}/` : null;
-    return { result: view.result, names, hands: view.revealed || [], url, game: app.state.game };
+    return { result: view.result, names, hands: view.revealed || [], url, game: app.state.game,
+      match: matchOf(app, app.state.game) };
   }
   const last = app.room && app.room.last_result;
   if (!view && last && last.result) {
     const names = (last.result.players || []).map((p) => p.username);
     const cached = app.finishedHands && app.finishedHands.game === last.game ? app.finishedHands.hands : [];
-    return { result: last.result, names, hands: cached, url: last.url || null, game: last.game };
+    return { result: last.result, names, hands: cached, url: last.url || null, game: last.game,
+      match: last.match || null };
   }
   return null;
+}
+
+/** The match `game` belonged to, as the room panel's last result says (or null). */
+function matchOf(app, game) {
+  const last = app.room && app.room.last_result;
+  return last && last.game === game ? last.match || null : null;
 }
 
 export function renderSettlement(app) {
@@ -86,6 +94,12 @@ export function renderSettlement(app) {
     foot.append(next);
   } else {
     foot.append(el("p", "muted", T.waitOwner));
+  }
+  if (data.match && data.match.over) {
+    const results = el("a", "button settle-link", T.matchResults);
+    results.href = data.match.url;
+    results.dataset.testid = "match-results";
+    foot.append(results);
   }
   if (data.url) {
     const a = el("a", "settle-link", T.history);

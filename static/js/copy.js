@@ -1,0 +1,33 @@
+// Copy buttons: <button data-copy="ID"> copies the value of the field with that id.
+// A [data-copy-status=ID] element, if any, says so for screen readers.
+// The button stays hidden without this module (the field is still selectable).
+
+function copyFrom(field) {
+  if (navigator.clipboard && window.isSecureContext) {
+    return navigator.clipboard.writeText(field.value);
+  }
+  // Plain-HTTP pages have no clipboard API: select the text and use the old command.
+  field.select();
+  return document.execCommand("copy") ? Promise.resolve() : Promise.reject(new Error("copy"));
+}
+
+function wire(button) {
+  const field = document.getElementById(button.dataset.copy);
+  if (!field) return;
+  const status = document.querySelector(`[data-copy-status="${button.dataset.copy}"]`);
+  const label = button.textContent;
+  button.hidden = false;
+  field.addEventListener("focus", () => field.select());
+  button.addEventListener("click", () => {
+    copyFrom(field).then(
+      () => {
+        button.textContent = button.dataset.copied || label;
+        if (status) status.textContent = button.dataset.copied || "";
+        setTimeout(() => { button.textContent = label; }, 2000);
+      },
+      () => field.select(),  // the person copies it by hand
+    );
+  });
+}
+
+document.querySelectorAll("button[data-copy]").forEach(wire);
