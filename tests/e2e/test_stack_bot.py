@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import secrets
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -51,6 +52,18 @@ def post_form(port: int, path: str, cookie: str, fields: dict[str, str]) -> int:
         return exc.code
 
 
+def finished_match(room: Room) -> Match:
+    """The room's match, once over: the last game's settlement commits just before the
+    push that ended the clients' play."""
+    match = Match.objects.get(room=room)
+    for _ in range(50):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            break
+        time.sleep(0.1)
+    return match
+
+
 def test_the_reference_client_plays_a_match_against_cpus_on_the_stack(tmp_path: Path, alice, bob):
     require_stack()
     room = Room.objects.create(name="arena", owner=alice, timeout_seconds=5)
@@ -73,12 +86,7 @@ def test_the_reference_client_plays_a_match_against_cpus_on_the_stack(tmp_path: 
         port = running.daphne()
         running.celery()
         asyncio.run(scenario(port))
-        match = Match.objects.get(room=room)
-        for _ in range(50):  # the last game's settlement commits just before its push
-            match.refresh_from_db()
-            if match.status == Match.Status.FINISHED:
-                break
-            asyncio.run(asyncio.sleep(0.1))
+        match = finished_match(room)
     assert (match.status, match.games_finished) == (Match.Status.FINISHED, 2)
     games = Game.objects.filter(match=match)
     assert [g.status for g in games] == ["finished", "finished"]
@@ -147,12 +155,7 @@ def test_four_cpu_policies_play_a_match_as_programs_on_the_stack(tmp_path: Path,
         port = running.daphne()
         running.celery()
         asyncio.run(scenario(port))
-        match = Match.objects.get(room=room)
-        for _ in range(50):  # the last game's settlement commits just before its push
-            match.refresh_from_db()
-            if match.status == Match.Status.FINISHED:
-                break
-            asyncio.run(asyncio.sleep(0.1))
+        match = finished_match(room)
     assert (match.status, match.games_finished) == (Match.Status.FINISHED, 3)
     for game in Game.objects.filter(match=match):
         assert {p["kind"] for p in game.result["players"]} == {"program"}
