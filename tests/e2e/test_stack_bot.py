@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import secrets
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -163,3 +164,60 @@ def test_four_cpu_policies_play_a_match_as_programs_on_the_stack(tmp_path: Path,
                                          step__seat__isnull=False)
                 .values_list("step__seat", flat=True))
     assert acted == {0, 1, 2, 3}
+
+
+@pytest.mark.browser
+def test_a_seat_played_by_a_program_is_marked_for_its_owner_too(tmp_path: Path, browser, alice,
+                                                                 bob, settings):
+    """While alice's program holds her seat (a token socket), her own page says so on her
+    bar and in the seat list, as bob's table shows it on her plate."""
+    from playwright.sync_api import expect
+    from table_helpers import DESKTOP, PHONE, open_player
+
+    from game.services.fixed_setups import FixedSetup, start_fixed_game
+
+    require_stack()
+    settings.DOBON_TEST_SETUPS_ALLOWED = True
+    settings.CELERY_BROKER_URL = ""
+    room = Room.objects.create(name="arena", owner=alice, timeout_seconds=60)
+    for index, person in enumerate((alice, bob)):
+        Membership.objects.create(room=room, user=person, seat_index=index)
+    start_fixed_game(room, alice, FixedSetup(hands=[["R5", "B3"], ["R9", "Y9"]],
+                                             first_card="R7", deck=["G1", "G2", "G3"]))
+    key = tokens.create_token(alice, "alice's bot").key
+
+    with stack(tmp_path, REDIS_URL=settings.REDIS_URL) as running:
+        port = running.daphne()
+        # The program's socket, held open in a thread of its own (Playwright's sync API
+        # keeps this thread's event loop).
+        connected, release = threading.Event(), threading.Event()
+
+        async def hold_seat() -> None:
+            from websockets.asyncio.client import connect
+
+            async with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/",
+                               additional_headers={"Authorization": f"Bearer {key}"}) as ws:
+                await ws.recv()  # the table: the socket is counted in by now
+                connected.set()
+                await asyncio.to_thread(release.wait, 60)
+
+        holder = threading.Thread(target=asyncio.run, args=(hold_seat(),))
+        holder.start()
+        players = [open_player(browser, port, alice, "alice", PHONE),
+                   open_player(browser, port, bob, "bob", DESKTOP)]
+        try:
+            assert connected.wait(10)
+            for p in players:
+                p.page.goto(f"http://127.0.0.1:{port}/rooms/{room.pk}/")
+            me = players[0].page
+            expect(me.locator("[data-role=me-name]")).to_contain_text("プログラム")
+            expect(me.get_by_test_id("seat-program")).to_have_count(1)
+            expect(players[1].page.locator(".seat-plate[data-seat='0']")).to_contain_text(
+                "プログラム")
+            assert all(p.errors == [] for p in players)
+        finally:
+            release.set()
+            holder.join(10)
+            for p in players:
+                p.page.context.unroute_all(behavior="ignoreErrors")
+                p.page.context.close()

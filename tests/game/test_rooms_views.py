@@ -69,6 +69,16 @@ def test_room_page_shows_seats_clockwise_r1_1(client, alice, room):
     assert 'id="table"' in html and f'data-room-id="{room.pk}"' in html and "data-ws-url=" in html
 
 
+def test_a_seat_played_by_a_program_is_marked_in_the_seat_list(client, alice, room):
+    """docs/bots-api.md: a member's seat is a program's while a token socket is open."""
+    client.force_login(alice)
+    assert 'data-testid="seat-program"' not in client.get(_url("room", room)).content.decode()
+    room.memberships.filter(user__username="bob").update(program_sockets=1)
+    html = client.get(_url("room", room)).content.decode()
+    assert html.count('data-testid="seat-program"') == 1
+    assert 'data-kind="program"' in html
+
+
 def test_anonymous_visitor_is_sent_to_log_in(client, room):
     for url in (
         _url("room", room),

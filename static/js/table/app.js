@@ -189,13 +189,27 @@ export class TableApp {
     this.ui.status.hidden = !text;
   }
 
+  /** Your seat's kind: in the running game's players, else on the room's seats. */
+  myKind() {
+    const view = this.state && this.state.view;
+    const seat = view ? view.seat : null;
+    const player = seat !== null && seat !== undefined
+      ? (this.state.players || []).find((p) => p.seat === seat) : null;
+    if (player) return player.kind;
+    const room = this.room || (this.state && this.state.room);
+    const mine = room ? room.seats.find((s) => s && s.username === this.me) : null;
+    return mine ? mine.kind : null;
+  }
+
   renderMe() {
     const view = this.state && this.state.view;
     const mine = view && view.seat !== null && view.seat !== undefined ? view.seat : null;
     const name = (seat) => this.playerName(seat);
     const watching = view && mine === null && view.phase !== "finished";
-    this.ui["me-name"].textContent = mine !== null ? `${this.me} · ${T.cards(view.hand.length)}`
-      : watching ? `${this.me} · ${T.watching}` : this.me;
+    // A program playing your seat (a token socket of yours) is said on your own bar too.
+    const me = this.myKind() === "program" ? `${this.me} · ${T.program}` : this.me;
+    this.ui["me-name"].textContent = mine !== null ? `${me} · ${T.cards(view.hand.length)}`
+      : watching ? `${me} · ${T.watching}` : me;
     let turn = "";
     if (view && view.phase !== "finished") {
       if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));

@@ -33,7 +33,7 @@ export class RoomPanel {
     const rate = this.role("room-rate");
     if (rate) rate.textContent = `×${room.next_rate}`;
     this.renderStandings(room);
-    const seating = JSON.stringify([running, room.owner, room.seats.map((s) => s && s.username)]);
+    const seating = JSON.stringify([running, room.owner, room.seats.map((s) => s && [s.username, s.kind])]);
     if (this.seating !== null && seating !== this.seating) this.refreshSeats();
     this.seating = seating;
   }
