@@ -45,6 +45,7 @@ class Bot:
         self.answered: tuple[int, int] | None = None
         self.finished: set[int] = set()
         self.clock_offset = 0.0  # server time minus ours
+        self.told_watching = False
 
     def done(self) -> bool:
         return self.games_wanted is not None and len(self.finished) >= self.games_wanted
@@ -104,6 +105,12 @@ class Bot:
         if state["status"] != "running":
             self.finished.add(game)
             return
+        if state["seat"] is None:
+            if not self.told_watching:
+                print("watching: this user has no seat in the running game (sit down first)")
+                self.told_watching = True
+            return
+        self.told_watching = False
         view = state["view"]
         if view is None or (game, version) == self.answered:
             return

@@ -142,8 +142,11 @@ def _log_chunks(match: Match) -> Iterator[str]:
     yield json.dumps(head, ensure_ascii=False)[:-1] + ', "games": ['
     games = match.games.select_related("room").exclude(status=Game.Status.RUNNING)
     separator = ""
-    for game in games.order_by("number").iterator(chunk_size=50):  # over games only
+    games_in_order = games.order_by("number").iterator(chunk_size=50)  # over games only
+    for position, game in enumerate(games_in_order, start=1):
         log = game_log(game, list(game.players.all()), selectors.game_events(game))
+        # The game's place in the match (1…N) beside its number in the room's history.
+        log["match_game"] = position
         yield separator + json.dumps(log, ensure_ascii=False)
         separator = ","
     yield "]}"

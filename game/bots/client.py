@@ -35,8 +35,6 @@ Message = dict[str, Any]
 
 # The waits that hold the game until every seat asked has answered (R14.2).
 BLOCKING_PHASES = frozenset({"agari_wait", "dobon_wait", "return_wait"})
-# Close codes after which connecting again cannot help (docs/protocol.md).
-FATAL_CLOSE_CODES = frozenset({4401, 4404, 4409})
 WHOLE_GAME = -1  # a resuming sync from this version sends every event of the game
 
 
@@ -111,10 +109,25 @@ class SeatPlayer:
         return deadline is not None and deadline < self.clock() + self.clock_offset
 
 
+# What a refusal at connect means for the person running the program (docs/bots-api.md).
+REFUSALS = {
+    4401: "the token is unknown or revoked (or its account is inactive): create a new one "
+          "on /account/tokens/",
+    4404: "no such room, or a private room your user may not see",
+    4409: "too many open sockets for your user: close a browser tab or another program",
+}
+
+Say = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
 async def play_seat(url: str, token: str, player: SeatPlayer, games: int | None = None,
-                    stop: asyncio.Event | None = None) -> None:
+                    stop: asyncio.Event | None = None, say: Say = _quiet) -> None:
     """Play until ``games`` games finished (or ``stop`` is set), reconnecting after a
-    dropped connection and resuming where the player was."""
+    dropped connection and resuming where the player was. ``say`` hears what happens."""
     import websockets
 
     backoff = 0.5
@@ -126,26 +139,57 @@ async def play_seat(url: str, token: str, player: SeatPlayer, games: int | None 
                 backoff = 0.5
                 if player.game is not None:
                     await socket.send(json.dumps(player.resume()))
-                await _converse(socket, player, games, stop)
+                await _converse(socket, player, games, stop, say)
         except websockets.ConnectionClosed as closed:
-            if closed.rcvd is not None and closed.rcvd.code in FATAL_CLOSE_CODES:
-                raise SystemExit(f"refused: close code {closed.rcvd.code}") from closed
-        except OSError:
-            pass
+            code = closed.rcvd.code if closed.rcvd is not None else None
+            if code in REFUSALS:
+                raise SystemExit(f"refused (close code {code}): {REFUSALS[code]}") from closed
+            say(f"connection dropped (close code {code}); resuming")
+        except OSError as exc:
+            say(f"cannot connect ({exc}); trying again")
         if not _done(player, games, stop):
             await asyncio.sleep(backoff * (1 + random.random()))
             backoff = min(backoff * 2, 30.0)
 
 
 async def _converse(socket: Any, player: SeatPlayer, games: int | None,
-                    stop: asyncio.Event | None) -> None:
+                    stop: asyncio.Event | None, say: Say) -> None:
+    seated: bool | None = None
+    greeted = False
     while not _done(player, games, stop):
         try:
             raw = await asyncio.wait_for(socket.recv(), 1.0)
         except TimeoutError:
             continue  # look at `stop` again
-        for reply in player.on_message(json.loads(raw)):
+        message = json.loads(raw)
+        if not greeted and message.get("type") == "state":
+            greeted = True  # the first table: the socket was accepted
+            say(f"connected to room {(message.get('room') or {}).get('name', '?')}")
+        before = len(player.finished)
+        for reply in player.on_message(message):
             await socket.send(json.dumps(reply))
+        seated = _tell(message, player, before, seated, say)
+
+
+def _tell(message: Message, player: SeatPlayer, finished_before: int, seated: bool | None,
+          say: Say) -> bool | None:
+    """Say when a game ends, a refusal comes, or whether this user sits in the game."""
+    if message.get("type") == "error":
+        say(f"refused: {message.get('code')} ({message.get('message')})")
+    if message.get("type") != "state" or message.get("game") is None:
+        return seated
+    if len(player.finished) > finished_before:
+        say(f"game {message.get('number')} over ({len(player.finished)} finished)")
+    seat = message.get("seat")
+    if (seat is not None) == seated or message.get("status") != "running":
+        return seated
+    if seat is None:
+        say("watching: your user has no seat in this game (take a seat in the room first)")
+        return False
+    room_seat = next((p["room_seat"] for p in message.get("players", []) if p["seat"] == seat),
+                     seat)
+    say(f"playing seat {room_seat + 1}")
+    return True
 
 
 def _done(player: SeatPlayer, games: int | None, stop: asyncio.Event | None) -> bool:
@@ -155,7 +199,9 @@ def _done(player: SeatPlayer, games: int | None, stop: asyncio.Event | None) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser = argparse.ArgumentParser(
+        description="Play your seat in a Dobon UNO room with one of the site's CPU policies, "
+                    "as a program (token in DOBON_TOKEN; docs/bots-api.md).")
     parser.add_argument("url", help="ws(s)://host/ws/rooms/<room id>/")
     parser.add_argument("--level", default="normal", choices=LEVELS)
     parser.add_argument("--seed", type=int, default=None)
@@ -166,7 +212,7 @@ def main() -> None:
         raise SystemExit("set DOBON_TOKEN to your API token")
     seed = args.seed if args.seed is not None else random.getrandbits(63)
     player = SeatPlayer(policy(args.level, seed))
-    asyncio.run(play_seat(args.url, token, player, args.games))
+    asyncio.run(play_seat(args.url, token, player, args.games, say=print))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 // Copy buttons: <button data-copy="ID"> copies the value of the field with that id.
-// A [data-copy-status=ID] element, if any, says so for screen readers.
+// A [data-copy-status=ID] element, if any, says so for screen readers (the button's
+// own label changes for the eyes).
 // The button stays hidden without this module (the field is still selectable).
 
 function copyFrom(field) {
@@ -23,7 +24,10 @@ function wire(button) {
       () => {
         button.textContent = button.dataset.copied || label;
         if (status) status.textContent = button.dataset.copied || "";
-        setTimeout(() => { button.textContent = label; }, 2000);
+        setTimeout(() => {
+          button.textContent = label;
+          if (status) status.textContent = "";
+        }, 2000);
       },
       () => field.select(),  // the person copies it by hand
     );

@@ -160,3 +160,25 @@ def test_a_real_policy_answers_only_legal_actions_through_the_frames() -> None:
             pending[s] = {**frame(engine, s, version, version - 1, events, status=status),
                           "server_time": now}
     assert engine.phase == "finished"
+
+
+def test_the_command_line_client_says_what_happens() -> None:
+    """game.bots.client's `say`: the seat it plays (the room's numbering), a watcher
+    told to take a seat, refusals and finished games."""
+    from game.bots.client import _tell
+
+    said: list[str] = []
+    seat, _ = player(None)
+    playing = {"type": "state", "game": 7, "number": 1, "status": "running", "seat": 1,
+               "players": [{"seat": 1, "room_seat": 3}]}
+    assert _tell(playing, seat, 0, None, said.append) is True
+    assert _tell(playing, seat, 0, True, said.append) is True  # said once
+    watching = {**playing, "seat": None}
+    assert _tell(watching, seat, 0, True, said.append) is False
+    _tell({"type": "error", "code": "stale", "message": "…"}, seat, 0, False, said.append)
+    seat.finished.add(7)
+    _tell({**playing, "status": "finished"}, seat, 0, False, said.append)
+    assert said == ["playing seat 4",
+                    "watching: your user has no seat in this game (take a seat in the room "
+                    "first)",
+                    "refused: stale (…)", "game 1 over (1 finished)"]

@@ -77,6 +77,7 @@ def test_a_ten_game_match_of_cpus_runs_by_itself_to_the_end(alice):
     log = json.loads(b"".join(download.streaming_content))
     assert log["format"] == "dobon-match-log/1" and len(log["games"]) == 10
     assert [s["points"] for s in log["standings"]] == [line.total for line in lines]
+    assert [g["match_game"] for g in log["games"]] == list(range(1, 11))
     for game_log in log["games"]:
         assert game_log["format"] == "dobon-game-log/1"
         frames = rebuild(game_log["initial"]["engine_state"], versions_of(game_log["events"]))
