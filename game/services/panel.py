@@ -85,13 +85,15 @@ StandingKey = tuple[int | None, int | None, str | None]
 
 
 def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
-    """The seated members by points (best first), with how many games each played here.
-    A CPU's games are those of a CPU of its level on its room seat."""
+    """The seated members by points (best first), with how many games each finished here
+    (as the room's history counts them: an aborted game is not settled, a running one not
+    yet). A CPU's games are those of a CPU of its level on its room seat."""
     people = [m.user_id for m in members if m.user_id is not None]
     cpu_seats = [m.seat_index for m in members if m.cpu_level is not None]
     played: dict[StandingKey, int] = {
         (user_id, index if user_id is None else None, level): n
-        for user_id, index, level, n in GamePlayer.objects.filter(game__room=room)
+        for user_id, index, level, n in GamePlayer.objects.filter(
+            game__room=room, game__status=Game.Status.FINISHED)
         .filter(Q(user_id__in=people) | Q(cpu_level__isnull=False, room_seat_index__in=cpu_seats))
         .values("user_id", "room_seat_index", "cpu_level")
         .annotate(n=Count("id"))

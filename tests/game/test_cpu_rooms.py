@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
-from play_helpers import NOW, make_room
+from play_helpers import NOW, make_room, position, started
 
 from game.models import Game, GamePlayer, Membership, Room
 from game.services import play, rooms
@@ -152,13 +152,20 @@ def test_cpu_seats_are_marked_in_the_room_panel(room, alice):
     assert kinds == {"alice": "human", "bob": "human", "CPU 4 (普通)": "cpu"}
 
 
-def test_standings_count_a_cpus_games_on_its_seat(room, alice):
+def test_standings_count_a_cpus_finished_games_on_its_seat(room, alice):
+    """As the room's history counts them: the aborted game and the running one do not
+    count, the finished one does, for the people and for the CPU on its seat."""
     rooms.add_cpu(room, alice, 2, "strong")
     game = play.start_game(room, alice, now=NOW)
     play.abort_game(game, alice, now=NOW)
-    play.start_game(room, alice, now=NOW)
+    # R8: alice goes out with her last card and nobody can dobon 5 points.
+    game = started(room, alice, position([["R5"], ["B1", "G7"], ["Y9", "Y8"]]))
+    play.perform_action(game, alice, {"type": "play", "cards": ["R5"]}, now=NOW + 1)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    play.start_game(room, alice, now=NOW + 2)
     games = {row["username"]: row["games"] for row in play.room_info(room)["standings"]}
-    assert games == {"alice": 2, "bob": 2, "CPU 3 (強い)": 2}
+    assert games == {"alice": 1, "bob": 1, "CPU 3 (強い)": 1}
 
 
 def test_cpu_seats_are_marked_in_the_game_and_its_pushes(room, alice, bob):
