@@ -43,7 +43,7 @@ from accounts.middleware import chosen_language
 from game import transport
 from game.messages import message_for
 from game.presence import Entry, registry
-from game.services import access, play, programs, rooms
+from game.services import access, panel, play, programs, rooms
 
 log = logging.getLogger(__name__)
 
@@ -376,7 +376,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message})
 
     async def send_state(self, state: dict[str, Any]) -> None:
-        await self.send_json(state)
+        await self.send_json(panel.in_language(state, self.language))
         # Remembered with the latest room panel, which a later push may leave out.
         if "room" not in state and self.last_state is not None and "room" in self.last_state:
             state = {**state, "room": self.last_state["room"]}

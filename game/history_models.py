@@ -78,6 +78,16 @@ class RoomStanding(Counters):
     def __str__(self) -> str:
         return f"{self.name} @ {self.room_id}: {self.points}"
 
+    @property
+    def display_name(self) -> str:
+        """A CPU's name in the active language, from its key; a person's as stored."""
+        from game.models import CpuLevel, player_name
+
+        level, _at, seat = self.cpu_key.partition("@")
+        if self.is_cpu and level in CpuLevel.values and seat.isdigit():
+            return player_name(self.name, level, int(seat))
+        return self.name
+
 
 class PlayerStats(Counters):
     """A registered player's totals over every room (the profile and the leaderboard)."""

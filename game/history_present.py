@@ -52,7 +52,7 @@ def result_label(game: Game) -> str:
 def names_of(players: list[GamePlayer]) -> list[str]:
     names = [""] * (max((p.seat for p in players), default=-1) + 1)
     for p in players:
-        names[p.seat] = p.username
+        names[p.seat] = p.display_name
     return names
 
 
@@ -102,7 +102,7 @@ def settlement_of(
     target = next((e.get("target") for e in events if e.get("type") == "dobon"), None)
     seats = [
         SettlementSeat(
-            seat=p.seat, name=p.username, is_cpu=is_cpu_seat(p),
+            seat=p.seat, name=p.display_name, is_cpu=is_cpu_seat(p),
             hand=list(hands[p.seat]) if p.seat < len(hands) else [],
             hand_points=int(result["hand_points"][p.seat]),
             delta=int(result["deltas"][p.seat]),

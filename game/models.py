@@ -40,6 +40,12 @@ def cpu_display_name(level: str, seat_index: int) -> str:
     return str(_("CPU %(number)d (%(level)s)") % {"number": seat_index + 1, "level": label})
 
 
+def player_name(username: str, cpu_level: str | None, room_seat_index: int) -> str:
+    """A player's name as shown: a CPU's in the active language (the name stored with a
+    game is in the language of whoever started it), a person's as it was then."""
+    return cpu_display_name(cpu_level, room_seat_index) if cpu_level else username
+
+
 # "Exactly one of user / cpu_level": a seat is a person's or a CPU's, never both.
 _HUMAN_XOR_CPU = (Q(user__isnull=False) & Q(cpu_level__isnull=True)) | (
     Q(user__isnull=True) & Q(cpu_level__isnull=False)
@@ -266,6 +272,10 @@ class GamePlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} in {self.game} (seat {self.seat})"
+
+    @property
+    def display_name(self) -> str:
+        return player_name(self.username, self.cpu_level, self.room_seat_index)
 
 
 class GameEvent(models.Model):

@@ -80,7 +80,7 @@ def dobon_matrix(room: Room) -> DobonMatrix:
     cells: list[list[DobonTally | None]] = [[None] * len(order) for _ in order]
     for t in tallies:
         cells[index[t.declarer_id]][index[t.target_id]] = t
-    names = [{"name": r.name, "user_id": r.user_id, "is_cpu": r.is_cpu} for r in order]
+    names = [{"name": r.display_name, "user_id": r.user_id, "is_cpu": r.is_cpu} for r in order]
     return DobonMatrix(names, cells)
 
 

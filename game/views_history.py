@@ -94,7 +94,7 @@ def _history_row(game: Game) -> dict[str, Any]:
 def _seat_line(player: Any) -> tuple[str, bool, str, str]:
     delta = player.delta
     css = "plus" if delta and delta > 0 else ("minus" if delta and delta < 0 else "")
-    return player.username, is_cpu_seat(player), signed(delta), css
+    return player.display_name, is_cpu_seat(player), signed(delta), css
 
 
 # -- one game -------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
         "players": [
             {
                 "seat": p.seat,
-                "username": p.username,
+                "username": p.display_name,
                 "kind": kinds.get(p.seat) or ("cpu" if is_cpu_seat(p) else "human"),
                 "room_seat": p.room_seat_index,
                 "delta": p.delta,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -56,6 +57,17 @@ def dave(django_user_model):
 def mallory(django_user_model):
     """An outsider: registered, but in nobody's room."""
     return _make_user(django_user_model, "mallory")
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's language: a test-client request with another
+    language cookie leaves that language active in the thread (LocaleMiddleware
+    activates one per request; nothing deactivates it after)."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

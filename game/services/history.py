@@ -275,7 +275,7 @@ def room_standings(room: Room) -> list[dict[str, Any]]:
 
 def standing_dict(row: RoomStanding, seated: bool) -> dict[str, Any]:
     return {
-        "username": row.name,
+        "username": row.display_name,
         "user_id": row.user_id,
         "kind": "cpu" if row.is_cpu else "human",
         "points": row.points,

@@ -42,7 +42,7 @@ from game.match_models import (
     MIN_PROGRAM_TIMEOUT,
     Match,
 )
-from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room
+from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room, player_name
 from game.services import panel, play, rooms
 
 if TYPE_CHECKING:
@@ -403,6 +403,7 @@ def standings(match: Match) -> list[Standing]:
         if number != last_number:
             index, last_number = index + 1, number
         key = player_key(user_id, level, room_seat)
+        name = player_name(name, level, room_seat)
         line = table.setdefault(key, Standing(key, name, "cpu" if level else panel.HUMAN))
         line.name, line.games = name, line.games + 1
         if kind == panel.PROGRAM:
@@ -426,10 +427,10 @@ def game_results(match: Match) -> list[dict[str, Any]]:
         match.games.order_by("number").only("pk", "number", "status", "result", "rate")
     )
     names: dict[int, dict[int, str]] = {}
-    for game_id, seat, name in GamePlayer.objects.filter(game__match=match).values_list(
-        "game_id", "seat", "username"
-    ):
-        names.setdefault(game_id, {})[seat] = name
+    for game_id, seat, name, level, room_seat in GamePlayer.objects.filter(
+        game__match=match
+    ).values_list("game_id", "seat", "username", "cpu_level", "room_seat_index"):
+        names.setdefault(game_id, {})[seat] = player_name(name, level, room_seat)
     results = []
     for index, game in enumerate(games, start=1):
         result = game.result or {}

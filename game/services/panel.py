@@ -50,6 +50,55 @@ def member_name(membership: Membership) -> str:
 PROGRAM = "program"  # a person's seat played by a token client (game/services/programs.py)
 
 
+def in_language(frame: dict[str, Any], language: str) -> dict[str, Any]:
+    """A `state` frame with its CPU names in `language`: frames are built once for every
+    recipient, with names in the site's language (`cpu_name`); each socket then shows
+    them in its own. Players, room seats, standings and the last result are covered.
+    The same frame when nothing changes (the site's language, or no CPU)."""
+    if language == settings.LANGUAGE_CODE:
+        return frame
+    with translation.override(language):
+        renamed: dict[str, str] = {}
+        players = _cpus_renamed(frame.get("players") or [], "room_seat", renamed)
+        room = frame.get("room")
+        if room:
+            room = {**room, "seats": [_cpu_renamed(s, "index", renamed) if s else s
+                                      for s in room.get("seats") or []]}
+            room["standings"] = [{**row, "username": renamed.get(row["username"],
+                                                                  row["username"])}
+                                 for row in room.get("standings") or []]
+            room["last_result"] = _result_renamed(room.get("last_result"), renamed)
+    if not renamed:
+        return frame
+    localized = {**frame, "players": players}
+    if room:
+        localized["room"] = room
+    return localized
+
+
+def _cpus_renamed(entries: list[dict[str, Any]], seat_field: str,
+                  renamed: dict[str, str]) -> list[dict[str, Any]]:
+    return [_cpu_renamed(e, seat_field, renamed) for e in entries]
+
+
+def _cpu_renamed(entry: dict[str, Any], seat_field: str,
+                 renamed: dict[str, str]) -> dict[str, Any]:
+    if entry.get("kind") != "cpu" or entry.get("level") is None:
+        return entry
+    name = cpu_display_name(entry["level"], entry[seat_field])
+    renamed[entry["username"]] = name
+    return {**entry, "username": name}
+
+
+def _result_renamed(last: dict[str, Any] | None,
+                    renamed: dict[str, str]) -> dict[str, Any] | None:
+    result = (last or {}).get("result")
+    if not last or not result or not result.get("players"):
+        return last
+    players = _cpus_renamed(result["players"], "room_seat", renamed)
+    return {**last, "result": {**result, "players": players}}
+
+
 def room_group(room_id: int) -> str:
     """Every socket of the room: the room panel, presence."""
     return f"room.{room_id}"

@@ -120,7 +120,8 @@ def test_cpu_seat_has_a_standing_but_no_player_stats(room, people):
     assert cpu.cpu_key.endswith("@1")  # keyed by its room seat, not by its translated name
     assert PlayerStats.objects.filter(user=bob).get().games == 1  # only the first game
     kinds = {row["username"]: row["kind"] for row in room_standings(room)}
-    assert kinds["CPU (普通)"] == "cpu" and kinds["alice"] == "human"
+    # Shown by its level and room seat in the reader's language, whatever name was stored.
+    assert kinds["CPU 2 (普通)"] == "cpu" and kinds["alice"] == "human"
 
 
 def test_rebuild_counts_the_same_as_the_finishing_transaction(room, people):
