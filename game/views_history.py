@@ -18,6 +18,7 @@ from game import history_present as present
 from game import selectors
 from game.models import Game, GameEvent, Room
 from game.replay import Frame, ReplayError, rebuild
+from game.services import panel
 from game.services.history import can_read_history, is_cpu_seat
 from game.templatetags.history import signed
 
@@ -237,7 +238,7 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             }
             for e in events
         ],
-        "result": game.result,
+        "result": panel.result_in_active_language(game.result),
     }
 
 

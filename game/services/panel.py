@@ -90,6 +90,13 @@ def _cpu_renamed(entry: dict[str, Any], seat_field: str,
     return {**entry, "username": name}
 
 
+def result_in_active_language(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A stored game result with its CPU players' names in the active language."""
+    if not result or not result.get("players"):
+        return result
+    return {**result, "players": _cpus_renamed(result["players"], "room_seat", {})}
+
+
 def _result_renamed(last: dict[str, Any] | None,
                     renamed: dict[str, str]) -> dict[str, Any] | None:
     result = (last or {}).get("result")

@@ -56,6 +56,7 @@ def test_the_game_page_its_log_and_the_room_history_name_cpus_in_the_readers_lan
             assert name in html and other not in html, (language, url)
         log = json.loads(reader(alice, language).get(f"/games/{game.pk}.json").content)
         assert [p["username"] for p in log["players"]] == ["alice", name]
+        assert [p["username"] for p in log["result"]["players"]] == ["alice", name]
 
 
 def test_the_match_page_names_cpus_in_the_readers_language(alice):
