@@ -157,7 +157,12 @@ def _leave_note(room: Room, user_id: int) -> str:
     if rooms.has_running_game(room):
         notes.append(str(_MID_GAME_NOTE))
     if room.owner_id == user_id:
-        notes.append(str(_("You are the owner: the member seated longest becomes the new owner.")))
+        others = room.memberships.filter(user__isnull=False).exclude(user_id=user_id)
+        notes.append(str(
+            _("You are the owner: the member seated longest becomes the new owner.")
+            if others.exists() else
+            _("You are the owner and nobody else sits here: you stay the owner.")
+        ))
     return " ".join(notes)
 
 

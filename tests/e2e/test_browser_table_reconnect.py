@@ -141,6 +141,8 @@ def test_the_start_button_and_the_sit_prompt_follow_the_live_seating(
         expect(a.page.locator("[data-role=start-hint]")).to_be_visible()
         expect(a.page.get_by_test_id("sit-prompt")).to_have_count(0)  # alice sits already
         expect(b.page.get_by_test_id("sit-prompt")).to_be_visible()
+        # No game, no hand: the first Tab stop does not offer a skip to it.
+        expect(b.page.locator('.skip-link[href="#hand"]')).to_be_hidden()
         # In a thread of its own, as a request would be: sync Playwright keeps an event
         # loop in this one, where the service's after-commit push cannot run.
         def sit() -> None:

@@ -223,6 +223,20 @@ def test_leave_asks_for_confirmation_then_leaves(client, bob, room):
     assert _seats(room) == {0: "alice"}
 
 
+def test_the_owners_leave_note_says_who_owns_the_room_next(client, alice, bob, room):
+    """rooms.leave_room: the longest-seated person takes over; with only CPUs left (they
+    cannot own a room), the owner stays the owner, and the page says so."""
+    client.force_login(alice)
+    client.cookies["django_language"] = "en"
+    assert "the member seated longest becomes the new owner" in client.get(
+        _url("leave_room", room)).content.decode()
+    rooms.leave_room(room, bob)
+    rooms.add_cpu(room, alice, 1, "easy")
+    page = client.get(_url("leave_room", room)).content.decode()
+    assert "nobody else sits here: you stay the owner" in page
+    assert "seated longest" not in page
+
+
 def test_leave_without_a_seat_changes_nothing(client, carol, room):
     client.force_login(carol)
     before = _state(room)

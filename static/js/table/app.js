@@ -153,6 +153,9 @@ export class TableApp {
     renderSeats(this);
     renderCenter(this);
     renderHand(this, view);
+    // The page's first Tab stop leads to the hand only while there is one to reach.
+    const skip = document.querySelector('.skip-link[href="#hand"]');
+    if (skip) skip.hidden = !(playing && view.hand && view.hand.length);
     renderActions(this, view);
     renderSettlement(this);
     this.renderStatus();
