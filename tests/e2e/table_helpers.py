@@ -143,3 +143,18 @@ def keep(out: Path, names: list[str]) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for name in names:
         shutil.copy(out / f"{name}.png", SCREENSHOTS / f"{name}.png")
+
+
+def two_player_room(name: str, first: Any, second: Any, setup: Any, settings: Any) -> Any:
+    """`first` (the owner) and `second` on seats 0 and 1, their game started on the
+    fixed deal `setup` (a FixedSetup), with a 60 s timeout and no Celery."""
+    from game.models import Membership, Room
+    from game.services.fixed_setups import start_fixed_game
+
+    settings.DOBON_TEST_SETUPS_ALLOWED = True
+    settings.CELERY_BROKER_URL = ""
+    room = Room.objects.create(name=name, owner=first, timeout_seconds=60)
+    for index, person in enumerate((first, second)):
+        Membership.objects.create(room=room, user=person, seat_index=index)
+    start_fixed_game(room, first, setup)
+    return room

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 from stack_helpers import require_stack, stack
-from table_helpers import DESKTOP, PHONE, keep, open_player, shoot
+from table_helpers import DESKTOP, PHONE, keep, open_player, shoot, two_player_room
 
 from game.models import Game, Membership, Room
 from game.rules import Game as Engine
-from game.services.fixed_setups import FixedSetup, start_fixed_game
+from game.services.fixed_setups import FixedSetup
 
 pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
@@ -28,12 +28,7 @@ def test_reconnect_presence_refusals_and_the_english_log(
     tmp_path: Path, browser: Browser, alice, bob, settings
 ):
     require_stack()
-    settings.DOBON_TEST_SETUPS_ALLOWED = True
-    settings.CELERY_BROKER_URL = ""
-    room = Room.objects.create(name="reconnect", owner=alice, timeout_seconds=60)
-    for index, person in enumerate((alice, bob)):
-        Membership.objects.create(room=room, user=person, seat_index=index)
-    start_fixed_game(room, alice, SETUP)
+    room = two_player_room("reconnect", alice, bob, SETUP, settings)
     out = tmp_path / "shots"
     out.mkdir()
     with stack(tmp_path) as running:

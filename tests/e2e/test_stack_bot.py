@@ -172,18 +172,14 @@ def test_a_seat_played_by_a_program_is_marked_for_its_owner_too(tmp_path: Path, 
     """While alice's program holds her seat (a token socket), her own page says so on her
     bar and in the seat list, as bob's table shows it on her plate."""
     from playwright.sync_api import expect
-    from table_helpers import DESKTOP, PHONE, open_player
+    from table_helpers import DESKTOP, PHONE, open_player, two_player_room
 
-    from game.services.fixed_setups import FixedSetup, start_fixed_game
+    from game.services.fixed_setups import FixedSetup
 
     require_stack()
-    settings.DOBON_TEST_SETUPS_ALLOWED = True
-    settings.CELERY_BROKER_URL = ""
-    room = Room.objects.create(name="arena", owner=alice, timeout_seconds=60)
-    for index, person in enumerate((alice, bob)):
-        Membership.objects.create(room=room, user=person, seat_index=index)
-    start_fixed_game(room, alice, FixedSetup(hands=[["R5", "B3"], ["R9", "Y9"]],
-                                             first_card="R7", deck=["G1", "G2", "G3"]))
+    room = two_player_room("arena", alice, bob, FixedSetup(
+        hands=[["R5", "B3"], ["R9", "Y9"]], first_card="R7", deck=["G1", "G2", "G3"]
+    ), settings)
     key = tokens.create_token(alice, "alice's bot").key
 
     with stack(tmp_path, REDIS_URL=settings.REDIS_URL) as running:
