@@ -34,12 +34,13 @@ import os
 import secrets
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from game.bots import policy
-from game.bots.client import SeatPlayer, play_seat
+from game.bots.client import SeatPlayer, _quiet, play_seat
 from game.management.bench.stack import (
     Processes,
     ensure_database,
@@ -142,9 +143,17 @@ def clients(args: argparse.Namespace, ports: list[int], tables: list[Table],
                 coroutine = watch(url, key, stop, frames)
             else:
                 player = SeatPlayer(policy(args.level, table.room.pk * 10 + index))
-                coroutine = play_seat(url, key, player, stop=stop)
+                say = _teller(f"room {table.room.pk} seat {index + 1}") if args.say else _quiet
+                coroutine = play_seat(url, key, player, stop=stop, say=say)
             tasks.append(asyncio.create_task(coroutine))
     return tasks
+
+
+def _teller(who: str) -> Callable[[str], None]:
+    def say(what: str) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {who}: {what}", flush=True)
+
+    return say
 
 
 def progress(match_ids: list[int]) -> tuple[int, int, int, int]:
@@ -243,6 +252,8 @@ def main() -> None:
     parser.add_argument("--level", default="normal", choices=["easy", "normal", "strong"])
     parser.add_argument("--program-timeout", type=int, default=1)
     parser.add_argument("--daphnes", type=int, default=1, help="daphne processes")
+    parser.add_argument("--say", action="store_true",
+                        help="print what each client hears (refusals, drops, games)")
     parser.add_argument("--seconds", type=float, default=3600)
     args = parser.parse_args()
     ensure_database(os.environ["DATABASE_URL"])

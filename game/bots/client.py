@@ -36,6 +36,10 @@ Message = dict[str, Any]
 # The waits that hold the game until every seat asked has answered (R14.2).
 BLOCKING_PHASES = frozenset({"agari_wait", "dobon_wait", "return_wait"})
 WHOLE_GAME = -1  # a resuming sync from this version sends every event of the game
+# Below the server's limit (DOBON_WS_MAX_MESSAGES_PER_SECOND: 20 a second, bursts of 20):
+# in a fast match a player may have something to say at most versions, and a message
+# refused as `rate_limited` is a move lost to the program timeout.
+MESSAGES_PER_SECOND = 16.0
 
 
 @dataclass
@@ -152,8 +156,27 @@ async def play_seat(url: str, token: str, player: SeatPlayer, games: int | None 
             backoff = min(backoff * 2, 30.0)
 
 
+@dataclass
+class Pacer:
+    """A token bucket like the server's, so that no message of ours is refused."""
+
+    rate: float = MESSAGES_PER_SECOND
+    tokens: float = MESSAGES_PER_SECOND
+    stamp: float = field(default_factory=time.monotonic)
+    clock: Callable[[], float] = time.monotonic
+
+    def wait(self) -> float:
+        """Seconds to wait before the next message may go (and take its token)."""
+        now = self.clock()
+        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
 async def _converse(socket: Any, player: SeatPlayer, games: int | None,
                     stop: asyncio.Event | None, say: Say) -> None:
+    pacer = Pacer()
     seated: bool | None = None
     greeted = False
     while not _done(player, games, stop):
@@ -167,6 +190,8 @@ async def _converse(socket: Any, player: SeatPlayer, games: int | None,
             say(f"connected to room {(message.get('room') or {}).get('name', '?')}")
         before = len(player.finished)
         for reply in player.on_message(message):
+            if (pause := pacer.wait()) > 0:
+                await asyncio.sleep(pause)
             await socket.send(json.dumps(reply))
         seated = _tell(message, player, before, seated, say)
 

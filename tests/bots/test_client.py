@@ -182,3 +182,18 @@ def test_the_command_line_client_says_what_happens() -> None:
                     "watching: your user has no seat in this game (take a seat in the room "
                     "first)",
                     "refused: stale (…)", "game 1 over (1 finished)"]
+
+
+def test_the_client_paces_its_messages_under_the_servers_limit() -> None:
+    """docs/protocol.md: 20 messages a second, bursts of 20, counted on arrival; the
+    client keeps to 16, waiting rather than losing a move to `rate_limited`."""
+    from game.bots.client import MESSAGES_PER_SECOND, Pacer
+
+    now = [100.0]
+    pacer = Pacer(stamp=now[0], clock=lambda: now[0])
+    assert [pacer.wait() for _ in range(16)] == [0.0] * 16  # a burst goes at once
+    assert pacer.wait() == 1 / MESSAGES_PER_SECOND  # the 17th waits for its token
+    now[0] += 2.0
+    assert pacer.wait() == 0.0  # refilled, never past one burst
+    assert [pacer.wait() for _ in range(15)] == [0.0] * 15
+    assert pacer.wait() > 0
