@@ -122,8 +122,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "cpu_levels": CpuLevel.choices,
         "ws_url": f"/ws/rooms/{room.pk}/",
         # A refused match start comes back here with what was entered and why.
-        "match_form": request.session.pop(MATCH_FORM, None) if MATCH_FORM in request.session
-        else None,
+        "match_form": request.session.pop(MATCH_FORM, None),
     }
     return render(request, "game/room.html", context)
 

@@ -63,22 +63,24 @@ class MatchError(Exception):
 # -- starting --------------------------------------------------------------------------------
 
 
+def _whole_number(value: Any) -> int:
+    """A form value as an int; 0 (out of every range) when it is not one."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
 def check_settings(games: Any, program_timeout: Any, cpu_level: Any) -> tuple[int, int | None,
                                                                                str | None]:
     """The match settings as numbers, or MatchError with what is wrong."""
-    try:
-        games = int(games)
-    except (TypeError, ValueError):
-        games = 0
+    games = _whole_number(games)
     if not MIN_GAMES <= games <= MAX_GAMES:
         raise MatchError(_("A match has 1 to 1,000 games."))
     if program_timeout in (None, ""):
         program_timeout = None
     else:
-        try:
-            program_timeout = int(program_timeout)
-        except (TypeError, ValueError):
-            program_timeout = 0
+        program_timeout = _whole_number(program_timeout)
         if not MIN_PROGRAM_TIMEOUT <= program_timeout <= MAX_PROGRAM_TIMEOUT:
             raise MatchError(_("The program timeout is 1 to 60 seconds."))
     if cpu_level in (None, ""):

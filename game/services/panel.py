@@ -67,7 +67,11 @@ def in_language(frame: dict[str, Any], language: str) -> dict[str, Any]:
             room["standings"] = [{**row, "username": renamed.get(row["username"],
                                                                   row["username"])}
                                  for row in room.get("standings") or []]
-            room["last_result"] = _result_renamed(room.get("last_result"), renamed)
+            if room.get("last_result"):
+                last = room["last_result"]
+                room["last_result"] = {
+                    **last, "result": result_in_active_language(last.get("result"), renamed)
+                }
     if not renamed:
         return frame
     localized = {**frame, "players": players}
@@ -90,20 +94,15 @@ def _cpu_renamed(entry: dict[str, Any], seat_field: str,
     return {**entry, "username": name}
 
 
-def result_in_active_language(result: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A stored game result with its CPU players' names in the active language."""
+def result_in_active_language(
+    result: dict[str, Any] | None, renamed: dict[str, str] | None = None
+) -> dict[str, Any] | None:
+    """A stored game result with its CPU players' names in the active language
+    (`renamed` collects old name → new name)."""
     if not result or not result.get("players"):
         return result
-    return {**result, "players": _cpus_renamed(result["players"], "room_seat", {})}
-
-
-def _result_renamed(last: dict[str, Any] | None,
-                    renamed: dict[str, str]) -> dict[str, Any] | None:
-    result = (last or {}).get("result")
-    if not last or not result or not result.get("players"):
-        return last
-    players = _cpus_renamed(result["players"], "room_seat", renamed)
-    return {**last, "result": {**result, "players": players}}
+    players = _cpus_renamed(result["players"], "room_seat", {} if renamed is None else renamed)
+    return {**result, "players": players}
 
 
 def room_group(room_id: int) -> str:
