@@ -51,13 +51,13 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict game/rules game/bots game/replay.py game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py
+	$(BIN)/mypy --strict game/rules game/bots game/replay.py game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py
 
 typecheck: install
-	$(BIN)/mypy --strict game/rules game/bots game/replay.py game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py
+	$(BIN)/mypy --strict game/rules game/bots game/replay.py game/services/sender.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py
 
 bench: install
-	$(BIN)/python -m game.rules.bench
+	$(BIN)/python -m game.management.bench.engines
 
 # Needs PostgreSQL and Redis (their own database / Redis db: the script flushes it).
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dobon_bench

@@ -100,9 +100,9 @@ def test_the_lock_file_pins_every_dependency_with_hashes() -> None:
 
 def test_the_benchmark_scripts_import() -> None:
     """Scripts outside the test suite's reach still import (a moved module once left
-    `python -m game.bench_match` broken)."""
+    `python -m game.management.bench.match` broken)."""
     import importlib
 
-    for name in ("game.bench_match", "game.management.commands.bench_load",
+    for name in ("game.management.bench.match", "game.management.commands.bench_load",
                  "game.management.bench.stack", "game.bots.tournament"):
         assert importlib.import_module(name) is not None

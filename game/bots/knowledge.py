@@ -20,7 +20,7 @@ from functools import cached_property, lru_cache
 from math import comb
 from typing import Any
 
-from game.rules.cards import CARDS, CODE, ID_OF, IS_NUMBER, POINTS, full_deck
+from game.rules.dobon_uno.cards import CARDS, CODE, ID_OF, IS_NUMBER, POINTS, full_deck
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]

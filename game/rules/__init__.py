@@ -1,8 +1,10 @@
-"""The Dobon UNO rules engine (RULES.md), a plain Python package.
+"""The rules engines, plain Python packages: Dobon UNO (RULES.md) is re-exported here.
 
 No Django, no clock, no global random state, no I/O: time comes in as ``now`` and
 randomness from each game's own ``random.Random``. The contract is ENGINE_API.md;
-event and view shapes are pinned in docs/engine-conventions.md.
+event and view shapes are pinned in docs/engine-conventions.md. The engine itself lives in
+``game/rules/dobon_uno/``; this package re-exports its public names so that
+``from game.rules import Game, IllegalAction`` keeps working.
 
 >>> from game.rules import Game
 >>> g = Game.new(players=4, first_player=1, seed=42)
@@ -12,10 +14,10 @@ True
 
 from __future__ import annotations
 
-from .cards import CARDS, COLORS, Card, Color, Kind
-from .errors import IllegalAction
-from .game import Action, Event, Game, Phase
-from .result import Result, ResultKind, result_to_dict
+from .dobon_uno.cards import CARDS, COLORS, Card, Color, Kind
+from .dobon_uno.errors import IllegalAction
+from .dobon_uno.game import Action, Event, Game, Phase
+from .dobon_uno.result import Result, ResultKind, result_to_dict
 
 __all__ = [
     "CARDS",

@@ -126,7 +126,7 @@ def test_a_revoked_token_is_refused_with_4401_on_the_stack(tmp_path: Path, alice
 
 def test_four_cpu_policies_play_a_match_as_programs_on_the_stack(tmp_path: Path, alice, bob,
                                                                  carol, dave):
-    """The contest's set-up (python -m game.bench_match): four members' programs, each
+    """The contest's set-up (python -m game.management.bench.match): four members' programs, each
     game.bots.client with a CPU policy, play a match with 1 s program timeouts; every
     seat acts itself, and the games follow one another with nobody pressing start."""
     from game.bots import policy

@@ -1,12 +1,12 @@
 """The benchmark runs, and the engine is not pathologically slow (a lenient floor: the
-real figures come from ``python -m game.rules.bench``)."""
+real figures come from ``python -m game.management.bench.engines``)."""
 
 from __future__ import annotations
 
 import random
 import time
 
-from game.rules.bench import main, play_one
+from game.management.bench.engines import main, play_one
 
 
 def test_bench_plays_whole_games_quickly() -> None:

@@ -1,4 +1,4 @@
-"""Random-playout benchmark: ``python -m game.rules.bench [--seconds S | --games N]``.
+"""Random-playout benchmark: ``python -m game.management.bench.engines [--seconds S | --games N]``.
 
 A step is one seat acting: the seat on turn, else a seat the game waits for (the
 colour chooser, or a seat asked in a dobon / return wait), with an action drawn
@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .game import Game
+from game.rules import Game
 
 _RLCARD_STEP_CAP = 20_000  # RLCard games end with a winner; the cap only guards the loop
 

@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dobon_bench \\
     REDIS_URL=redis://127.0.0.1:6379/14 \\
-    .venv/bin/python -m game.bench_match --games 1000 --matches 1 --seconds 3600
+    .venv/bin/python -m game.management.bench.match --games 1000 --matches 1 --seconds 3600
 
 Starts daphne (`--daphnes` processes) and a Celery worker and beat (production settings,
 as manage.py bench_load does) and creates `--matches` rooms of four seats. Then, by
