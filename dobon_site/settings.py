@@ -110,16 +110,26 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "game:lobby"
 LOGOUT_REDIRECT_URL = "game:lobby"
 
-# Login throttling (django-axes): the first backend refuses a locked-out username or
-# address before the password is hashed. README.md, "Login throttling".
+# Login throttling (django-axes): the first backend refuses a throttled attempt before
+# the password is hashed. The policy is accounts.throttle.LoginThrottleHandler's
+# (docs/security.md, "Logins"): per (username, address) pair, per address, and a slow-down
+# rather than a lock for a username tried from many addresses.
 AUTHENTICATION_BACKENDS = [
     "accounts.throttle.ThrottledLoginBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "accounts.throttle.LoginThrottleHandler"
+# Failures of one username from one address.
 AXES_FAILURE_LIMIT = env_int("DOBON_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DOBON_LOGIN_COOLOFF_MINUTES", 15))
-# Either one locks: a username tried from many addresses, or an address trying many names.
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Failures from one address, whatever the usernames; a success does not lower it.
+DOBON_LOGIN_ADDRESS_FAILURE_LIMIT = env_int("DOBON_LOGIN_ADDRESS_FAILURE_LIMIT", 20)
+# Failures of one username from all addresses after which an address that never signed
+# in to it gets one try instead of AXES_FAILURE_LIMIT (never a lock for its owner).
+DOBON_LOGIN_USERNAME_SLOWDOWN = env_int("DOBON_LOGIN_USERNAME_SLOWDOWN", 10)
+# What the handler counts by (it reads the pair and the address itself).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# Resets only the successful (username, address) pair (LoginThrottleHandler).
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 AXES_VERBOSE = False
