@@ -150,3 +150,35 @@ def test_at_most_ten_active_tokens(bob):
         assert create(client, f"bot {n}").status_code == 302
     assert create(client, "one too many").status_code == 400
     assert ApiToken.objects.filter(user=bob).count() == 10
+
+
+# -- issue 20 ---------------------------------------------------------------------------------
+
+
+def test_a_new_key_is_stored_in_clear_nowhere_on_the_server_while_it_waits(bob):
+    """The finding: the key waited in plain text in the session row until the page showed
+    it, readable by anyone with the database (no SECRET_KEY needed)."""
+    from django.contrib.sessions.models import Session
+
+    client = signed_in(bob)
+    response = create(client)
+    assert response.status_code == 302
+    pad = response.cookies["dobon_token_pad"]
+    assert pad["httponly"] and pad["samesite"] == "Strict" and int(pad["max-age"]) <= 300
+    rows = [(row.session_data, str(row.get_decoded())) for row in Session.objects.all()]
+    page = client.get(response["Location"])
+    key = page.context["new_key"]
+    assert key.startswith("dobon_")
+    secret = key[len("dobon_"):]
+    assert rows and all(secret not in data and secret not in decoded for data, decoded in rows)
+    assert secret not in pad.value
+    # Shown once: the halves are gone, a reload shows no key.
+    assert client.get(reverse("accounts:tokens")).context["new_key"] is None
+
+
+def test_the_session_half_alone_shows_no_key(bob):
+    client = signed_in(bob)
+    create(client)
+    del client.cookies["dobon_token_pad"]
+    page = client.get(reverse("accounts:tokens"))
+    assert page.context["new_key"] is None and 'data-testid="new-token"' not in page.content.decode()
