@@ -109,6 +109,13 @@ def revoke_token(user: User, token_id: int) -> ApiToken:
     return token
 
 
+def revoke_all_tokens(user: User) -> int:
+    """Revoke every active token of `user` (a new password, by default): programs must be
+    given a new key. Their sockets close with the password change's own notice."""
+    now = timezone.now()
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=now)
+
+
 def notify_revoked(user_id: int, token_id: int) -> None:
     """Every socket of the user hears it; those opened with this token close."""
     from game.services import sender  # game depends on accounts, not back

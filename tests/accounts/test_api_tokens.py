@@ -4,6 +4,7 @@ revoked by their owner only, and useless for opening pages (docs/bots-api.md).""
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 from django.test import Client
@@ -182,3 +183,64 @@ def test_the_session_half_alone_shows_no_key(bob):
     del client.cookies["dobon_token_pad"]
     page = client.get(reverse("accounts:tokens"))
     assert page.context["new_key"] is None and 'data-testid="new-token"' not in page.content.decode()
+
+
+NEW_PASSWORD = "tangerine-umbrella-741"
+
+
+def _change_password(client: Client, old: str, **extra: str):
+    data = {"old_password": old, "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD, **extra}
+    return client.post(reverse("accounts:password_change"), data)
+
+
+def test_a_new_password_revokes_the_tokens_by_default(bob, password):
+    """The finding: a token survived a password change."""
+    client = signed_in(bob)
+    key = new_key(client)
+    form = client.get(reverse("accounts:password_change")).content.decode()
+    box = re.search(r'<input[^>]*name="revoke_tokens"[^>]*>', form)
+    assert box and "checked" in box.group(0)  # offered, and ticked
+    response = _change_password(client, password, revoke_tokens="on")
+    assert response.status_code == 302
+    assert not ApiToken.objects.filter(user=bob, revoked_at__isnull=True).exists()
+    from accounts.tokens import user_for_key
+
+    assert user_for_key(key) is None
+
+
+def test_the_password_page_may_keep_the_tokens(bob, password):
+    client = signed_in(bob)
+    key = new_key(client)
+    assert _change_password(client, password).status_code == 302  # the box left unticked
+    from accounts.tokens import user_for_key
+
+    assert user_for_key(key) is not None
+
+
+def test_a_password_set_by_an_admin_revokes_the_tokens_too(bob):
+    new_key(signed_in(bob))
+    bob.set_password("set-by-an-admin-5512")
+    bob.save()
+    assert not ApiToken.objects.filter(user=bob, revoked_at__isnull=True).exists()
+
+
+def test_a_deactivation_is_announced_once(bob):
+    from accounts.models import User, deactivated
+
+    heard = []
+
+    def listener(sender, user, **kwargs):
+        heard.append(user.pk)
+
+    deactivated.connect(listener)
+    try:
+        user = User.objects.get(pk=bob.pk)
+        user.first_name = "Bob"
+        user.save()
+        user.is_active = False
+        user.save()
+        user.save()
+    finally:
+        deactivated.disconnect(listener)
+    assert heard == [bob.pk]
