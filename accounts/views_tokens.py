@@ -52,7 +52,7 @@ def _page(request: HttpRequest, user: User, new_key: str | None = None,
         "error": error,
         "name": name,
         "name_max": tokens.NAME_MAX,
-        "max_active": tokens.MAX_ACTIVE_TOKENS,
+        "max_active": settings.DOBON_MAX_ACTIVE_API_TOKENS,
     }
     return render(request, "accounts/tokens.html", context, status=status)
 

@@ -244,3 +244,25 @@ def test_a_deactivation_is_announced_once(bob):
     finally:
         deactivated.disconnect(listener)
     assert heard == [bob.pk]
+
+
+def test_creating_and_revoking_tokens_is_limited_per_day(bob, settings):
+    """The finding: nothing limited tokens per account (create-and-revoke grew the list)."""
+    settings.DOBON_API_TOKENS_PER_DAY = 3
+    client = signed_in(bob)
+    for n in range(3):
+        assert create(client, f"bot {n}").status_code == 302
+        token = ApiToken.objects.get(user=bob, revoked_at__isnull=True)
+        client.post(reverse("accounts:revoke_token", args=[token.pk]))
+    response = create(client, "one too many")
+    assert response.status_code == 400
+    assert "24" in response.context["error"]
+    assert ApiToken.objects.filter(user=bob).count() == 3
+
+
+def test_the_active_token_limit_is_a_setting(bob, settings):
+    settings.DOBON_MAX_ACTIVE_API_TOKENS = 2
+    client = signed_in(bob)
+    assert create(client, "a").status_code == 302 and create(client, "b").status_code == 302
+    response = create(client, "c")
+    assert response.status_code == 400 and "2" in response.context["error"]
