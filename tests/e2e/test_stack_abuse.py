@@ -127,6 +127,37 @@ def test_oversized_messages_get_an_answer_or_a_close_code(tmp_path, alice):
         asyncio.run(scenario(running.daphne()))
 
 
+def test_a_trickled_http_request_is_closed_at_its_deadline(tmp_path):
+    """Issue 20: one header line every 10 s kept 300 of 300 connections open at 80 s (the
+    idle timeout restarts with every byte)."""
+    require_stack()
+    with stack(tmp_path, DOBON_HTTP_REQUEST_SECONDS="2") as running:
+        port = running.daphne()
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.settimeout(0.5)
+        started = time.monotonic()
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        closed = False
+        for n in range(40):  # a line every 0.5 s for up to 20 s: never idle 30 s
+            try:
+                if slow.recv(1024) == b"":
+                    closed = True
+                    break
+            except TimeoutError:
+                pass
+            except ConnectionResetError:
+                closed = True
+                break
+            try:
+                slow.sendall(b"X-Slow-%d: 1\r\n" % n)
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+        assert closed, "the trickling connection is still open"
+        assert time.monotonic() - started < 8
+        slow.close()
+
+
 def test_a_half_sent_http_request_is_timed_out(tmp_path):
     require_stack()
     with stack(tmp_path, DOBON_HTTP_IDLE_SECONDS="2") as running:
