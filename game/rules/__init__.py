@@ -17,7 +17,7 @@ from __future__ import annotations
 from .dobon_uno.cards import CARDS, COLORS, Card, Color, Kind
 from .dobon_uno.errors import IllegalAction
 from .dobon_uno.game import Action, Event, Game, Phase
-from .dobon_uno.result import Result, ResultKind, result_to_dict
+from .dobon_uno.result import MAX_RATE, Result, ResultKind, rate_for, result_to_dict
 
 __all__ = [
     "CARDS",
@@ -29,8 +29,10 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Kind",
+    "MAX_RATE",
     "Phase",
     "Result",
     "ResultKind",
+    "rate_for",
     "result_to_dict",
 ]
