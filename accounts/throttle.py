@@ -87,7 +87,8 @@ class LoginThrottleHandler(AxesDatabaseHandler):  # type: ignore[misc]
         recent = _recent_failures(request)
         pair = _failures(recent.filter(username=username, ip_address=address))
         limit = settings.AXES_FAILURE_LIMIT
-        if _failures(recent.filter(ip_address=address)) >= settings.DOBON_LOGIN_ADDRESS_FAILURE_LIMIT:
+        from_address = _failures(recent.filter(ip_address=address))
+        if from_address >= settings.DOBON_LOGIN_ADDRESS_FAILURE_LIMIT:
             return max(pair, limit)
         if pair and _slowed_down(recent, username, address):
             return max(pair, limit)  # one try per unknown address while the name is attacked

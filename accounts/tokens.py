@@ -76,7 +76,8 @@ def create_token(user: User, name: str) -> NewToken:
         # Revoked tokens stay listed: without this, create-and-revoke grows the table
         # (and the page) without end.
         since = timezone.now() - timedelta(days=1)
-        if tokens_of(user).filter(created_at__gte=since).count() >= settings.DOBON_API_TOKENS_PER_DAY:
+        today = tokens_of(user).filter(created_at__gte=since).count()
+        if today >= settings.DOBON_API_TOKENS_PER_DAY:
             raise TokenError(
                 _("You have created %(count)d tokens in the last 24 hours: try again tomorrow.")
                 % {"count": settings.DOBON_API_TOKENS_PER_DAY}

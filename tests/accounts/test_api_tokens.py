@@ -182,7 +182,8 @@ def test_the_session_half_alone_shows_no_key(bob):
     create(client)
     del client.cookies["dobon_token_pad"]
     page = client.get(reverse("accounts:tokens"))
-    assert page.context["new_key"] is None and 'data-testid="new-token"' not in page.content.decode()
+    assert page.context["new_key"] is None
+    assert 'data-testid="new-token"' not in page.content.decode()
 
 
 NEW_PASSWORD = "tangerine-umbrella-741"

@@ -18,9 +18,16 @@ from django.urls import reverse
 from history_helpers import play_agari, play_deck_out, play_dobon
 from play_helpers import make_room
 
-from game.history_models import DobonTally, PlayerStats, RoomStanding
-from game.match_models import Match
-from game.models import Game, GamePlayer, Membership, Room
+from game.models import (
+    DobonTally,
+    Game,
+    GamePlayer,
+    Match,
+    Membership,
+    PlayerStats,
+    Room,
+    RoomStanding,
+)
 from game.rules import MAX_RATE
 from game.services import matches, play
 

@@ -16,8 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from game.match_models import Match
-from game.models import Game, Membership
+from game.models import Game, Match, Membership
 from game.services import rooms
 from tests.game.history_helpers import play_agari, play_dobon
 from tests.game.play_helpers import NOW, make_room
