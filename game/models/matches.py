@@ -20,6 +20,14 @@ class Match(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
 
+    class EndReason(models.TextChoices):
+        """Why an aborted match ended (shown on its page)."""
+
+        STOPPED = "stopped", _("The owner stopped the match.")
+        GAME_ABORTED = "game_aborted", _("One of its games was aborted.")
+        CANNOT_START = "cannot_start", _("Its next game could not start (seats or owner).")
+        START_FAILED = "start_failed", _("Its next game could not start because of an error.")
+
     room = models.ForeignKey("game.Room", on_delete=models.CASCADE, related_name="matches")
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -42,6 +50,9 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    end_reason = models.CharField(
+        _("why it ended early"), max_length=16, choices=EndReason.choices, blank=True
+    )
 
     class Meta:
         verbose_name = _("match")

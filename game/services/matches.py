@@ -129,17 +129,18 @@ def stop_match(match: Match, by: AbstractBaseUser, now: float | None = None) -> 
         rooms.check_owner(match.room, by)
         if match.status != Match.Status.RUNNING:
             return match
-        do_end(match, Match.Status.ABORTED)
+        do_end(match, Match.Status.ABORTED, Match.EndReason.STOPPED)
         running = match.room.games.filter(status=Game.Status.RUNNING).first()
         if running is not None:
             play.abort_game(running, by=by, now=now)
     return match
 
 
-def do_end(match: Match, status: str) -> None:
+def do_end(match: Match, status: str, reason: str = "") -> None:
     match.status = status
     match.finished_at = timezone.now()
-    match.save(update_fields=["status", "finished_at"])
+    match.end_reason = reason
+    match.save(update_fields=["status", "finished_at", "end_reason"])
     panel.notify_room_panel_on_commit(match.room_id)
 
 
@@ -175,7 +176,7 @@ def do_game_aborted(game: Game) -> None:
         return
     match = Match.objects.select_for_update().get(pk=game.match_id)
     if match.status == Match.Status.RUNNING:
-        do_end(match, Match.Status.ABORTED)
+        do_end(match, Match.Status.ABORTED, Match.EndReason.GAME_ABORTED)
 
 
 def start_next_safely(match_id: int) -> None:
@@ -188,7 +189,11 @@ def start_next_safely(match_id: int) -> None:
 def start_next(match_id: int, now: float | None = None) -> Game | None:
     """Start the match's next game, if it is running, has games left and nothing runs.
     Safe to call twice (the after-commit hook and the sweep): the match row is locked
-    and the second call finds the game already running."""
+    and the second call finds the game already running.
+
+    A start that fails in any way ends the match (aborted, with the reason on its page):
+    retried by every sweep, it would fail again for ever (issue 20: a rate out of range
+    kept a match running, with a traceback 4 times a second)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.RUNNING:
@@ -202,11 +207,15 @@ def start_next(match_id: int, now: float | None = None) -> Game | None:
         try:
             if owner is None:
                 raise play.PlayError("not_owner")
-            return play.start_game(room, owner, now=now, match=match)
+            with transaction.atomic():  # a savepoint: a failed statement leaves the lock usable
+                return play.start_game(room, owner, now=now, match=match)
         except (play.PlayError, PermissionDenied) as exc:
             log.warning("match %s stops: its next game cannot start (%r)", match_id, exc)
-            do_end(match, Match.Status.ABORTED)
-            return None
+            do_end(match, Match.Status.ABORTED, Match.EndReason.CANNOT_START)
+        except Exception:
+            log.exception("match %s stops: its next game failed to start", match_id)
+            do_end(match, Match.Status.ABORTED, Match.EndReason.START_FAILED)
+        return None
 
 
 def start_waiting(limit: int = 50) -> int:

@@ -15,8 +15,8 @@ import pytest
 from django.db import DataError
 from django.test import Client
 from django.urls import reverse
-from history_helpers import play_agari, play_deck_out, play_dobon
-from play_helpers import make_room
+from history_helpers import AGARI, DECK_OUT, DOBON
+from play_helpers import NOW, make_room, position, started
 
 from game.models import (
     DobonTally,
@@ -39,6 +39,39 @@ NEAR_32_BITS = 2**31 - 1_000
 @pytest.fixture(autouse=True)
 def _no_broker(settings):
     settings.CELERY_BROKER_URL = ""
+
+
+def _start(room: Room, people: list[Any], hands: list[list[str]], now: float,
+           deck: list[str] | None = None) -> Game:
+    """A fixed position (tests/game/history_helpers.py) at the rate the room is at."""
+    room.refresh_from_db()
+    engine = position(hands, deck=deck, now=now, rate=room.next_rate)
+    return started(room, people[0], engine, now=now)
+
+
+def play_agari(room: Room, people: list[Any], now: float = NOW) -> Game:
+    game = _start(room, people, AGARI, now)
+    play.perform_action(game, people[0], {"type": "play", "cards": ["R5"]}, now=now + 1)
+    return _over(game)
+
+
+def play_dobon(room: Room, people: list[Any], now: float = NOW) -> Game:
+    game = _start(room, people, DOBON, now)
+    play.perform_action(game, people[0], {"type": "play", "cards": ["R5"]}, now=now + 1)
+    play.perform_action(game, people[1], {"type": "dobon"}, now=now + 2)
+    return _over(game)
+
+
+def play_deck_out(room: Room, people: list[Any], now: float = NOW) -> Game:
+    game = _start(room, people, DECK_OUT, now, deck=["G1"])
+    play.perform_action(game, people[0], {"type": "draw"}, now=now + 1)
+    return _over(game)
+
+
+def _over(game: Game) -> Game:
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED, game.status
+    return game
 
 
 def _streak(room: Room, deck_outs: int) -> Room:
