@@ -142,6 +142,9 @@ DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
 
+# A match's JSON log: one download per user every so many seconds (game/views/matches.py).
+DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
+
 # Limits per account (issue 20): active API tokens, tokens created per 24 hours.
 DOBON_MAX_ACTIVE_API_TOKENS = env_int("DOBON_MAX_ACTIVE_API_TOKENS", 10)
 DOBON_API_TOKENS_PER_DAY = env_int("DOBON_API_TOKENS_PER_DAY", 20)
@@ -177,6 +180,17 @@ STORAGES = {
 }
 
 REDIS_URL = env_str("REDIS_URL")
+
+# The cache holds short-lived limits (a match log per user and window): shared by every
+# process through Redis when there is one, per process otherwise.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "dobon",
+        }
+    }
 
 # "pubsub" (default): one PUBLISH per group send, at most once; clients resync by version.
 # "core": channels-redis' lists and sorted sets, about 14 Redis commands per group send.
@@ -253,6 +267,9 @@ DOBON_WS_FLOOD_SECONDS = env_int("DOBON_WS_FLOOD_SECONDS", 5)
 DOBON_WS_MAX_OVERSIZE_IN_A_ROW = env_int("DOBON_WS_MAX_OVERSIZE_IN_A_ROW", 3)
 # Open room sockets per user over every process; the next one is closed with 4409.
 DOBON_WS_MAX_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_SOCKETS_PER_USER", 8)
+# Program (API token) sockets per user, counted apart: a stolen token's sockets cannot take
+# the owner's browser sockets' place.
+DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER", 8)
 # Bytes the server may hold for a client that does not read before dropping it (4499).
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.
