@@ -145,7 +145,10 @@ DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 6
 # A match's JSON log: one download per user every so many seconds (game/views/matches.py).
 DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
 
-# Limits per account (issue 20): active API tokens, tokens created per 24 hours.
+# Limits per account (issue 20): rooms owned and created per 24 hours (a room outlives its
+# owner's interest: rooms persist), active API tokens, tokens created per 24 hours.
+DOBON_MAX_ROOMS_PER_USER = env_int("DOBON_MAX_ROOMS_PER_USER", 20)
+DOBON_ROOMS_PER_DAY = env_int("DOBON_ROOMS_PER_DAY", 10)
 DOBON_MAX_ACTIVE_API_TOKENS = env_int("DOBON_MAX_ACTIVE_API_TOKENS", 10)
 DOBON_API_TOKENS_PER_DAY = env_int("DOBON_API_TOKENS_PER_DAY", 20)
 
