@@ -3,14 +3,8 @@
 // written here; when the seating (or whether a game runs) changes, the seat list is
 // fetched again from the server, which alone decides who may take, move or manage a seat.
 
+import { el } from "../dom.js";
 import { T } from "./strings.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export class RoomPanel {
   constructor(panel) {
