@@ -32,7 +32,10 @@ def card(code: str) -> SafeString:
     colour, glyph = card_parts(code)
     return format_html(
         '<span class="card-chip card-chip--{}" title="{}" data-card="{}">{}</span>',
-        colour, code, code, glyph,
+        colour,
+        code,
+        code,
+        glyph,
     )
 
 

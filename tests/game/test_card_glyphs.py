@@ -28,9 +28,7 @@ def test_the_history_tag_draws_the_glyphs_of_the_browsers_card_module():
 
 
 def test_the_history_tag_renders_the_chip_markup_of_the_browser():
-    assert card("BS") == (
-        '<span class="card-chip card-chip--B" title="BS" data-card="BS">⊘</span>'
-    )
+    assert card("BS") == '<span class="card-chip card-chip--B" title="BS" data-card="BS">⊘</span>'
     assert card("W+4") == (
         '<span class="card-chip card-chip--W" title="W+4" data-card="W+4">+4</span>'
     )
@@ -39,10 +37,9 @@ def test_the_history_tag_renders_the_chip_markup_of_the_browser():
 
 CHIPS_UNDER_NODE = """
 import { cardChip } from "./static/js/cards.js";
-globalThis.document = { createElement: (tag) => {
-  const node = { tag, className: "", textContent: "", title: "", dataset: {} };
-  return node;
-} };
+globalThis.document = {
+  createElement: (tag) => ({ tag, className: "", textContent: "", title: "", dataset: {} }),
+};
 const codes = JSON.parse(process.argv[1]);
 console.log(JSON.stringify(codes.map((c) => { const n = cardChip(c);
   return [n.className, n.title, n.dataset.card, n.textContent]; })));
@@ -55,12 +52,15 @@ def test_the_browser_draws_every_chip_as_the_tag_renders_it():
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    result = subprocess.run([node, "--input-type=module", "-e", CHIPS_UNDER_NODE,
-                             json.dumps(CODES)], cwd=ROOT, capture_output=True, text=True,
-                            timeout=30)
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", CHIPS_UNDER_NODE, json.dumps(CODES)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 0, result.stderr
-    for code, (class_name, title, data, text) in zip(CODES, json.loads(result.stdout),
-                                                     strict=True):
+    for code, (class_name, title, data, text) in zip(CODES, json.loads(result.stdout), strict=True):
         assert card(code) == (
             f'<span class="{class_name}" title="{title}" data-card="{data}">{text}</span>'
         )
