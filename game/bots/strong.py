@@ -24,7 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, colour_by_hand, find, max_points, obvious, plays, without
+from .base import (
+    Action,
+    colour_by_hand,
+    find,
+    max_points,
+    obvious,
+    plays,
+    swap_choice,
+    without,
+)
 from .knowledge import IS_ACTION, Event, Table, View, points
 
 _PER_CARD = 12.0
@@ -49,7 +58,7 @@ class StrongPolicy:
         legal: list[Action] = view["legal_actions"]
         # R10 / R9: a return or a dobon always pays: T from the other side (R11). Even a
         # dobon that may be returned: the target returns at most about one time in four.
-        certain = obvious(legal)
+        certain = obvious(legal, view)
         if certain is not None or not legal:
             return certain
         options = plays(legal)
@@ -57,6 +66,9 @@ class StrongPolicy:
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour
+        swap = swap_choice(legal, view)  # H6.4
+        if swap is not None:
+            return swap
         judge = _Judge(table)
         scored = [(judge.play(a["cards"]), i) for i, a in enumerate(options)]
         best_score, best_index = max(scored, default=(float("-inf"), -1))

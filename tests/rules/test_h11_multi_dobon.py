@@ -53,7 +53,8 @@ def test_h11_2_the_nearest_eligible_seat_ends_the_wait_at_once() -> None:
 
 
 def test_h11_2_nearest_follows_the_direction_at_the_dobon() -> None:
-    hands = [["R+2", "G9"], ["G9", "Y9", "R2"], ["B9", "B9", "Y2"], ["Y5", "Y6"], ["Y9", "Y9", "G2"]]
+    hands = [["R+2", "G9"], ["G9", "Y9", "R2"], ["B9", "B9", "Y2"], ["Y5", "Y6"],
+             ["Y9", "Y9", "G2"]]
     g = hsetup({"multi_dobon": "nearest"}, hands, first="RR", first_player=2)
     assert g.direction == -1 and g.turn == 0
     g.apply(0, play("R+2"), 0.0)
