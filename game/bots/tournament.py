@@ -14,8 +14,8 @@ It prints a table of points per game for each level with 95 % confidence interva
 deltas), win rates by kind of result (R11, R12), and the same figures as JSON on its
 last line. ``--preset`` plays every game under one of HOUSE-RULES.md §7's presets (its
 engine rules; a tournament's games are independent, so the room's rate cap and session
-length, H13 and H14, do not apply). The output is a function of the arguments: the same seed gives the same
-figures (timings are printed on their own line, outside the JSON).
+length, H13 and H14, do not apply). The output is a function of the arguments: the same
+seed gives the same figures (timings are printed on their own line, outside the JSON).
 """
 
 from __future__ import annotations
