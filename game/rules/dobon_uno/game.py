@@ -1384,7 +1384,7 @@ class Game:
 def _class_for(cls: type[Game], rules: HouseRules) -> type[Game]:
     """The class that plays ``rules``: Game itself when the engine plays RULES.md exactly,
     so that a default game never reads a house rule on its hot paths."""
-    if cls is not Game or rules.engine_default:
+    if cls is not Game or rules is DEFAULT_RULES or rules.engine_default:
         return cls
     from .house_game import HouseGame  # imported late: it subclasses Game
     return HouseGame
