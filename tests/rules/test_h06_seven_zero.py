@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import DOBON, DRAW, assert_refused, assert_result, of_type, play, types
+from .helpers import DOBON, DRAW, assert_refused, assert_result, copy_of, of_type, play, types
 from .house_helpers import hsetup, swap, told
 
 ON = {"seven_zero": True}
@@ -147,3 +147,21 @@ def test_h6_7_settlement_counts_the_hand_after_the_move() -> None:
     assert g.chances(2) == ["dobon"]
     g.apply(2, DOBON, 1.0)
     assert_result(g, "dobon", [2], [(0, 2, 14)])  # T = (9 + 0) + 5 + 0
+
+
+def test_s29_a_chance_opened_by_a_swap_keeps_its_own_deadline() -> None:
+    """The old chances keep theirs (R14.1); the new one runs one timeout from the move."""
+    g = hsetup(ON, [["R7", "G3", "Y4"], ["Y1", "Y2", "Y9"], ["B4", "B8"], ["G1", "Y6"]],
+               first="R5")
+    g.apply(0, play("R7"), 0.0)
+    assert g.chances(3) == ["dobon"] and g.view(3)["deadline"] == 10.0
+    g.apply(0, swap(2), 4.0)  # seat 2 now holds G3 Y4 = 7; seat 3 keeps G1 Y6 = 7
+    assert g.chances(2) == ["dobon"] and g.view(2)["deadline"] == 14.0
+    assert g.view(3)["deadline"] == 10.0
+    events = g.advance(10.0)
+    assert [(e["type"], e["to"]) for e in events] == [("decline", 3)]
+    assert g.chances(2) == ["dobon"] and g.next_deadline == 14.0
+    h = copy_of(g)
+    assert h.next_deadline == 14.0 and h.to_dict() == g.to_dict()
+    events = g.advance(14.0)
+    assert [(e["type"], e["to"]) for e in events][:2] == [("decline", 2), ("timeout", None)]

@@ -110,7 +110,7 @@ def expression(points: list[int], value: int, arithmetic: bool) -> str | None:
 class HouseGame(Game):
     """A game under house rules: the same API as :class:`Game`, plus ``swap`` (H6.4)."""
 
-    __slots__ = ("_declined", "_lost", "_false", "_void", "_dobon_dir", "_last_drawn")
+    __slots__ = ("_declined", "_lost", "_false", "_void", "_dobon_dir", "_last_drawn", "_late")
 
     _declined: list[bool]   # H6.6: seats that let their chances on the last play lapse
     _lost: list[bool]       # H10.3.3: seats that lost their dobon and return rights
@@ -118,11 +118,15 @@ class HouseGame(Game):
     _void: list[int]        # H11.2: declarations that were not the nearest
     _dobon_dir: int         # H11.2: the direction in force at the first dobon
     _last_drawn: int        # H7 timeouts: the card the last draw ended with, -1 for none
+    # S29: seats whose chance a swap opened (H6.6), with its own deadline; the others'
+    # chances keep the shared one (_chance_dl).
+    _late: dict[int, float]
 
     def _init_house(self) -> None:
         n = self._n
         self._declined, self._lost = [False] * n, [False] * n
         self._false, self._void, self._dobon_dir, self._last_drawn = [], [], 0, -1
+        self._late = {}
 
     # ------------------------------------------------------------------ acting
 
@@ -533,7 +537,6 @@ class HouseGame(Game):
     def _rejudge(self, seats: list[int], now: float) -> list[Event]:
         """H6.6: chances of seats whose hand moved, judged again; a new chance starts now."""
         events: list[Event] = []
-        opened = False
         for s in seats:
             if s == self._lp_seat or self._declined[s] or self._phase not in (_TURN, _COLOR):
                 continue
@@ -542,16 +545,53 @@ class HouseGame(Game):
             if new == old:
                 continue
             self._chances[s] = new
-            opened = opened or bool(new & ~old)
+            if new & ~old:  # S29: the seat's open chances share a deadline from the move
+                self._late[s] = now + self._timeout
+                if self._chance_dl is None:
+                    self._chance_dl = self._late[s]
+            elif not new:
+                self._late.pop(s, None)
             events.append({"type": "chance", "to": s, "seat": s,
-                           "kinds": list(_CHANCE_KINDS[new]), "deadline": None})
-        if opened:  # S29 (shared deadline, see docs/house-rules.md "known problems")
-            self._chance_dl = now + self._timeout
+                           "kinds": list(_CHANCE_KINDS[new]),
+                           "deadline": self._chance_deadline(s) if new else None})
         if not any(self._chances):
-            self._chance_dl = None
-        for event in events:
-            event["deadline"] = self._chance_dl if self._chances[event["seat"]] else None
+            self._chance_dl, self._late = None, {}
         return events
+
+    # -- S29: per-seat deadlines for chances a move opened
+
+    def _chance_deadline(self, seat: int) -> float | None:
+        return self._late.get(seat, self._chance_dl)
+
+    def _due(self) -> tuple[float | None, bool]:
+        if not self._late:
+            return super()._due()
+        open_seats = [s for s in range(self._n) if self._chances[s]]
+        dls = [d for d in map(self._chance_deadline, open_seats) if d is not None]
+        chance, clock = (min(dls) if dls else None), self._clock
+        if chance is not None and (clock is None or chance <= clock):
+            return chance, True
+        return clock, False
+
+    def _deadline_for(self, seat: int) -> float | None:
+        mine = [self._clock] if seat in (self._turn, self._chooser) else []
+        if self._chances[seat]:
+            mine.append(self._chance_deadline(seat))
+        known = [d for d in mine if d is not None]
+        return min(known) if known else None
+
+    def _close_chances(self) -> None:
+        super()._close_chances()
+        self._late = {}
+
+    def _forget_deadline_if_idle(self) -> None:
+        super()._forget_deadline_if_idle()
+        if self._chance_dl is None:
+            self._late = {}
+
+    def _stop_for_dobon(self, now: float) -> None:
+        super()._stop_for_dobon(now)  # every chance left runs one timeout from the dobon
+        self._late = {}
 
     # -- drawing: H7 (draw until playable) and H12 (reshuffle)
 
@@ -703,6 +743,8 @@ class HouseGame(Game):
                         "hand": [CODE[i] for i in self._hands[seat]],
                         "penalty": _PENALTY * self._rate}
         self._chances[seat] &= CUT_IN  # S27: a cut-in chance stays
+        if not self._chances[seat]:
+            self._late.pop(seat, None)
         if what == "return":  # H10.4: the dobon's payments stand
             self._chances[seat] = 0
             self._chance_dl = None
@@ -716,16 +758,29 @@ class HouseGame(Game):
 
     def _decline(self, seat: int, now: float, timed_out: bool = False) -> list[Event]:
         self._declined[seat] = True  # H6.6: no new chance on this play
+        self._late.pop(seat, None)
         if self._phase is _DOBON_WAIT and self._rules.multi_dobon == "nearest":
             self._chances[seat] = 0
             self._close_farther()
         return super()._decline(seat, now, timed_out)
 
     def _lapse_chances(self, deadline: float) -> list[Event]:
+        events: list[Event] = []
         for s in range(self._n):
-            if self._chances[s]:
+            due = self._chance_deadline(s)
+            if self._chances[s] and due is not None and due <= deadline:
+                self._chances[s] = 0
                 self._declined[s] = True
-        return super()._lapse_chances(deadline)
+                self._late.pop(s, None)
+                events.append({"type": "decline", "to": s, "seat": s, "timeout": True})
+        if any(self._chances):  # S29: a chance a move opened runs on to its own deadline
+            late = [self._late[s] for s in range(self._n) if self._chances[s] and s in self._late]
+            shared = any(self._chances[s] and s not in self._late for s in range(self._n))
+            if not shared:
+                self._chance_dl = min(late)
+            return events
+        self._late = {}
+        return events + self._all_answered(deadline)
 
     def _settle_dobon(self, returned: bool) -> Result:
         points = list(self._points)
@@ -738,6 +793,7 @@ class HouseGame(Game):
             penalty = _PENALTY * self._rate
             extra = [(s, p, penalty) for s in self._false for p in range(self._n) if p != s]
             result = add_payments(result, extra)
+        self._late = {}
         return super()._finish(result, seat)
 
     # ------------------------------------------------------------------ timeouts
@@ -788,6 +844,7 @@ class HouseGame(Game):
         g._declined, g._lost = list(self._declined), list(self._lost)
         g._false, g._void = list(self._false), list(self._void)
         g._dobon_dir, g._last_drawn = self._dobon_dir, self._last_drawn
+        g._late = dict(self._late)
         return g
 
     def to_dict(self) -> dict[str, Any]:
@@ -797,6 +854,7 @@ class HouseGame(Game):
             "false_declarations": list(self._false), "void": list(self._void),
             "dobon_direction": self._dobon_dir,
             "last_drawn": CODE[self._last_drawn] if self._last_drawn >= 0 else None,
+            "late_deadlines": [[s, d] for s, d in sorted(self._late.items())],
         }
         return d
 
@@ -812,6 +870,7 @@ class HouseGame(Game):
         self._dobon_dir = int(state["dobon_direction"])
         last = state["last_drawn"]
         self._last_drawn = -1 if last is None else ID_OF[last]
+        self._late = {int(s): float(dl) for s, dl in state.get("late_deadlines", [])}
 
 
 _FORCE_MASK = mask_of(FORCE_IDS)
