@@ -85,6 +85,7 @@ _AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT = Phase.AGARI_WAIT, Phase.DOBON_WAIT, Pha
 _STOPPED = (_DOBON_WAIT, _RETURN_WAIT)
 _WAITS = (_AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT)
 _FULL_DECK = tuple(full_deck())
+_DEFAULT_SAVED = DEFAULT_RULES.to_dict()  # what to_dict saves for a default game
 _FORMAT = 1
 _FIRST_FORCE = FORCE_IDS[0]
 _FORCE_MASK = sum(1 << f for f in FORCE_IDS)
@@ -1346,7 +1347,8 @@ class Game:
         """Rebuild a game saved by :meth:`to_dict`; it then plays on identically."""
         if d.get("format") != _FORMAT:
             raise ValueError(f"unsupported saved game format {d.get('format')!r}")
-        rules = HouseRules.from_mapping(d.get("house_rules"))  # absent: saved before H1-H14
+        saved = d.get("house_rules")  # absent: saved before H1-H14
+        rules = DEFAULT_RULES if saved == _DEFAULT_SAVED else HouseRules.from_mapping(saved)
         klass = _class_for(cls, rules)
         g = klass.__new__(klass)
         g._rules = rules

@@ -76,7 +76,7 @@ class HouseRules:
 
     def to_dict(self) -> dict[str, Any]:
         """Every key, defaults included (G3), JSON-safe and a fresh dict each call."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in HOUSE_RULE_KEYS}
 
     @property
     def engine_default(self) -> bool:
@@ -89,6 +89,7 @@ class HouseRules:
 
 
 DEFAULT_RULES = HouseRules()
+assert tuple(f.name for f in fields(HouseRules)) == HOUSE_RULE_KEYS
 
 _BOOLS = {"stack_cut_in": "H3", "action_finish": "H4", "mixed_color_multi": "H5",
           "seven_zero": "H6", "draw_until_playable": "H7", "arithmetic_dobon": "H8",
