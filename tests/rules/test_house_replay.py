@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from game.replay import ReplayError, Version, rebuild
+from game.replay import ReplayError, Version, rebuild, rules_of
 from game.rules import PRESETS, Game, IllegalAction
 
 from .test_house_playouts import step
@@ -75,3 +75,15 @@ def test_g2_a_replay_under_other_rules_is_refused() -> None:
     rebuild(initial, versions)
     with pytest.raises((ReplayError, IllegalAction)):  # the log is not this game's
         rebuild(tampered, versions)
+
+
+def test_g10_a_replay_names_its_rules() -> None:
+    party = Game.new(players=3, seed=1, house_rules=dict(PRESETS["party"])).to_dict()
+    assert rules_of(party)["preset"] == "party" and rules_of(party)["rules"]["seven_zero"]
+    custom = Game.new(players=3, seed=1, house_rules={"hand_size": 5}).to_dict()
+    assert rules_of(custom)["preset"] == "custom"
+    assert rules_of(custom)["changed"] == {"hand_size": 5}
+    old = Game.new(players=3, seed=1).to_dict()
+    del old["house_rules"]
+    assert rules_of(old) == {"preset": "standard", "changed": {},
+                             "rules": dict(PRESETS["standard"])}
