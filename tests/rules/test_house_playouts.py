@@ -141,6 +141,7 @@ def check_actions(g: Game, seat: int, rng: random.Random, now: float) -> None:
             h.apply(seat, action, now)
         except IllegalAction:
             assert action["type"] != "play" or action["cards"] not in listed
+            assert h.to_dict() == before, f"refused {action} changed the game (G7)"
             continue
         assert canon(action) in allowed, f"{action} accepted but not listed"
     assert g.to_dict() == before
