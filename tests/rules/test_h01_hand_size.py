@@ -91,3 +91,12 @@ def test_s7_presets_set_every_key_and_are_named() -> None:
         "changed": {"hand_size": 6, "cut_in": "same_number", "stacking": "cross",
                     "action_finish": True, "mixed_color_multi": True, "seven_zero": True,
                     "reshuffle": True}}
+
+
+def test_s7_custom_from_a_preset_names_what_changed_from_it() -> None:
+    rules = dict(PRESETS["classic"]) | {"hand_size": 4}
+    assert describe_house_rules(rules, base="classic") == {
+        "preset": "custom", "from": "classic", "changed": {"hand_size": 4}}
+    assert describe_house_rules(dict(PRESETS["classic"]), base="party")["preset"] == "classic"
+    with pytest.raises(ValueError, match="unknown preset"):
+        describe_house_rules({"hand_size": 4}, base="crazy")

@@ -49,3 +49,10 @@ def test_h5_3_a_mixed_play_may_go_out_and_several_sevens_swap_once() -> None:
                first="R3")
     events = g.apply(0, play("R7", "B7"), 0.0)
     assert len(of_type(events, "choose_swap")) == 1 and g.phase == "swap"
+
+
+def test_h5_4_play_accepts_any_order_whose_first_card_matches() -> None:
+    for order in (("R5", "B5", "G5"), ("R5", "G5", "B5")):
+        g = hsetup(ON, H5, first="R3")
+        g.apply(0, play(*order), 0.0)
+        assert g.top == order[-1] and g.color == order[-1][0]

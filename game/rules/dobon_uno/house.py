@@ -166,12 +166,25 @@ def preset_of(rules: Mapping[str, Any] | None) -> str | None:
     return None
 
 
-def describe_house_rules(rules: Mapping[str, Any] | None) -> dict[str, Any]:
-    """How a game page or log names a rule set (G10): the preset, or ``"custom"`` with
-    the keys that differ from the default.
+def describe_house_rules(rules: Mapping[str, Any] | None,
+                         base: str | None = None) -> dict[str, Any]:
+    """How a game page, a log or a room names a rule set (G10, §7): the preset, or
+    ``"custom"`` with the keys that differ from the default, or, given the preset the owner
+    started from (``base``), ``"custom"`` with ``"from"`` and the keys that differ from it.
 
     >>> describe_house_rules({"seven_zero": True})
     {'preset': 'custom', 'changed': {'seven_zero': True}}
+    >>> describe_house_rules(dict(PRESETS["party"]) | {"hand_size": 5}, base="party")
+    {'preset': 'custom', 'from': 'party', 'changed': {'hand_size': 5}}
     """
     normal = HouseRules.from_mapping(rules)
-    return {"preset": preset_of(normal.to_dict()) or "custom", "changed": normal.changed()}
+    name = preset_of(normal.to_dict())
+    if name is not None:
+        return {"preset": name, "changed": normal.changed()}
+    if base is None:
+        return {"preset": "custom", "changed": normal.changed()}
+    if base not in PRESETS:
+        raise ValueError(f"unknown preset {base!r}; the presets are {', '.join(PRESETS)}")
+    start = PRESETS[base]
+    return {"preset": "custom", "from": base,
+            "changed": {k: v for k, v in normal.to_dict().items() if v != start[k]}}
