@@ -78,6 +78,7 @@ _CROSS_STACK_ON = tuple(
 _NUMBER_IDS_BY_RANK = tuple(
     tuple(i for i in range(len(CODE)) if IS_NUMBER[i] and RANK[i] == r) for r in range(10)
 )
+_FORCE_MASK = mask_of(FORCE_IDS)
 _PENALTY = 20  # H10.3.4: what a false declarer pays each other seat, times the rate
 _MINUS, _TIMES, _DIVIDE = "\u2212", "\u00d7", "\u00f7"
 
@@ -872,8 +873,6 @@ class HouseGame(Game):
         self._last_drawn = -1 if last is None else ID_OF[last]
         self._late = {int(s): float(dl) for s, dl in state.get("late_deadlines", [])}
 
-
-_FORCE_MASK = mask_of(FORCE_IDS)
 
 
 def _ids(mask: int) -> list[int]:
