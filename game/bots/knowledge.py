@@ -183,6 +183,25 @@ def ruled_out_totals(events: Sequence[Event], seats: Sequence[int]) -> dict[int,
     return ruled
 
 
+@lru_cache(maxsize=1024)
+def pair_chance(values: tuple[tuple[int, int], ...], total: int) -> float:
+    """H8: the chance that two random unseen cards make ``total`` by +, −, × or ÷.
+
+    >>> round(pair_chance(((2, 1), (3, 1), (5, 1)), 6), 3)  # 2 × 3 of three pairs
+    0.333
+    """
+    size = sum(n for _, n in values)
+    if size < 2:
+        return 0.0
+    ways = 0
+    for i, (a, na) in enumerate(values):
+        for b, nb in values[i:]:
+            pairs = na * (na - 1) // 2 if a == b else na * nb
+            if pairs and expression([a, b], total, True) is not None:
+                ways += pairs
+    return ways / comb(size, 2)
+
+
 class Table:
     """The table as one seat sees it: its hand, the opponents' counts and the unseen pool."""
 
@@ -198,6 +217,7 @@ class Table:
         # The opponents whose danger is reckoned: those holding at most ``watch`` cards.
         self.watched = [s for s in self.opponents if counts[s] <= watch]
         self.values = unseen_values(view, events)
+        self.arithmetic = bool((view.get("house_rules") or {}).get("arithmetic_dobon"))
         self.pool_size = sum(self.values.values())
         self.mean_value = (
             sum(v * n for v, n in self.values.items()) / self.pool_size if self.pool_size else 0.0
@@ -220,8 +240,11 @@ class Table:
 
     def hit_chance(self, seat: int, total: int) -> float:
         """The chance that ``seat``'s hand totals ``total`` (R9.1), given the totals the
-        log rules out for it."""
+        log rules out for it. Under four-operation dobon (H8) a two-card hand may also
+        make it by −, × or ÷ (the log's inference is left out there)."""
         k = self.counts[seat]
+        if k == 2 and self.arithmetic:
+            return pair_chance(tuple(sorted(self.values.items())), total)
         ruled = self.ruled.get(seat)
         if not ruled:
             return self.sums.probability(k, total)

@@ -93,3 +93,13 @@ def test_h6_normal_and_strong_swap_with_the_seat_closest_to_going_out() -> None:
     for level in ("normal", "strong"):
         assert policy(level, 3).act(view, []) == {"type": "swap", "target": 2}
     assert policy("easy", 3).act(view, []) in view["legal_actions"]
+
+
+def test_h8_strong_and_normal_see_the_danger_of_two_card_hands() -> None:
+    from game.bots.knowledge import Table
+
+    view = {"seat": 0, "hand": ["R1", "R2", "R3"], "hand_counts": [3, 2, 7, 7],
+            "house_rules": {"arithmetic_dobon": True}, "direction": 1}
+    plain = Table(view | {"house_rules": {}}, None).danger(12)
+    four_ops = Table(view, None).danger(12)  # 2 × 6, 3 × 4, 20 − 8, ... also make 12
+    assert four_ops > plain > 0
