@@ -122,7 +122,21 @@ class _Judge:
             score += danger * self.total  # R10: we would return it
         else:
             score -= _RISK * danger * self.total
-        return score + self.hand_value(points(rest), _stuck(rest)) + self.block(cards[-1])
+        return (score + self.hand_value(points(rest), _stuck(rest)) + self.block(cards[-1])
+                + self.moved(cards[-1], len(rest)))
+
+    def moved(self, card: str, left: int) -> float:
+        """7-0 (H6): a 7 trades the hand left for the smallest opponent's, a 0 for the
+        previous seat's: worth the cards it saves (or costs)."""
+        view = self.t.view
+        if not (view.get("house_rules") or {}).get("seven_zero") or card[1:] not in ("7", "0"):
+            return 0.0
+        counts = self.t.counts
+        if card[1:] == "7":
+            other = min(counts[s] for s in self.t.opponents) if self.t.opponents else left
+        else:
+            other = counts[(self.t.me - view["direction"]) % len(counts)]
+        return _PER_CARD * (left - other)
 
     def block(self, card: str) -> float:
         """S, +2 and W+4 hold back the next seat (R4.4): worth most when it is close to
