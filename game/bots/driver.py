@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,7 +62,7 @@ def start_event(game: Game) -> Event:
 def play_game(policies: Sequence[Policy], *, seed: int, first_player: int = 0, rate: int = 1,
               timeout: float = 10.0, game: Game | None = None, now: float = 0.0,
               observe: Observer | None = None, roundtrip: bool = False,
-              house_rules: dict[str, Any] | None = None) -> GameRecord:
+              house_rules: Mapping[str, Any] | None = None) -> GameRecord:
     """Play a game to its end; ``game`` (else ``Game.new`` from the arguments, under
     ``house_rules``, HOUSE-RULES.md) is changed.
 

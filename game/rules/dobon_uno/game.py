@@ -16,7 +16,7 @@ Time only enters as the ``now`` argument and randomness only through the game's 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any, NoReturn
 
@@ -170,8 +170,9 @@ class Game:
     @classmethod
     def new(cls, players: int = 4, first_player: int = 1, seed: int = 0, rate: int = 1,
             timeout: float = 10.0, now: float = 0.0,
-            house_rules: dict[str, Any] | None = None) -> Game:
-        """Shuffle a full deck with ``random.Random(seed)``, deal 7 each, turn a card (R3).
+            house_rules: Mapping[str, Any] | None = None) -> Game:
+        """Shuffle a full deck with ``random.Random(seed)``, deal 7 each (H1: ``hand_size``),
+        turn a card (R3).
 
         ``house_rules`` (HOUSE-RULES.md G4, ``None`` for every default) is validated
         (``ValueError``) and kept for the whole game; H1 sets how many cards are dealt.
@@ -196,7 +197,7 @@ class Game:
     def from_setup(cls, hands: list[list[str]], first_card: str, deck: list[str],
                    first_player: int = 1, rate: int = 1, timeout: float = 10.0,
                    now: float = 0.0, seed: int = 0,
-                   house_rules: dict[str, Any] | None = None) -> Game:
+                   house_rules: Mapping[str, Any] | None = None) -> Game:
         """A game from given hands, first card and draw pile (``deck[0]`` is drawn first).
 
         The first card takes effect as in R3.3. The cards need not add up to a full deck,

@@ -135,9 +135,6 @@ class HouseGame(Game):
         """As :meth:`Game.apply`, always the checked way (speed matters for defaults only)."""
         return self._apply_checked(seat, action, _as_time(now))
 
-    def _apply_listed(self, seat: int, key: Any, now: float) -> list[Event] | None:
-        return None  # never used: apply above checks every action
-
     def to_act(self) -> list[int]:
         if self._phase is _SWAP:
             return [self._chooser]
