@@ -84,3 +84,15 @@ def test_a_polls_queries_do_not_grow_with_the_match(people):
     assert small_html.count('data-testid="match-game"') == big_html.count(
         'data-testid="match-game"') == 0
     assert abs(len(big_html) - len(small_html)) < 200  # the same page, other numbers
+
+
+def test_the_whole_pages_queries_do_not_grow_with_the_match(people):
+    """The page listed its games with one query more per game (a deferred match_id)."""
+    small, big = _bulk_match(people[0], people, 3), _bulk_match(people[0], people, 30)
+    client = _signed_in(people[1])
+    counts = []
+    for match in (small, big):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(match.get_absolute_url()).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
