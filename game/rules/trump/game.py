@@ -408,7 +408,7 @@ class Game:
         >>> g.play(0, ["S8"], 0.0, suit="D")[0]["suit"]
         'D'
         """
-        if type(cards) not in (list, tuple) or len(cards) != 1 or type(cards[0]) is not str:
+        if not isinstance(cards, (list, tuple)) or len(cards) != 1 or type(cards[0]) is not str:
             _fail("malformed_action", "a play is a list of exactly one card code")
         try:
             card = card_id(cards[0])

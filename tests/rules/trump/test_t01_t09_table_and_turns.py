@@ -10,7 +10,6 @@ from game.rules.trump.cards import parse_cards
 
 from .helpers import au, cards_played, of, plays, std, types
 
-
 # ---------------------------------------------------------------- T1-T3
 
 @pytest.mark.parametrize(("preset", "ok", "bad"),
