@@ -660,9 +660,22 @@ class Game:
         if self._std:
             if len(hand) == 5 and not self._yaku >> seat & 1 and yaku_pattern(hand):
                 listed.append(A.YAKU)
-            plays = A.STD_PLAYS_LO if len(hand) == 2 else A.STD_PLAYS
-            for card in self._playable_std(seat):
-                listed += plays[card]
+            size = len(hand)
+            if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
+                pass  # going-out-forbidden (T8.2): the draw only
+            elif self._pending:
+                for card in self._playable_std(seat):
+                    listed += (A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS)[card]
+            else:
+                plays = A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS
+                fsuit, number, jokers = self._fsuit, NUMBER[self._top], 0
+                for card in hand:
+                    if HAND_SUITS[card] & fsuit or NUMBER[card] == number:
+                        if card == JOKER:
+                            jokers += 1
+                            if jokers > 1:
+                                continue  # both jokers are one card: listed once
+                        listed += plays[card]
         else:
             plays = A.AU_PLAYS
             if self._pending:
@@ -840,38 +853,47 @@ class Game:
 
     def _open_std(self, player: int, now: float) -> list[Event] | None:
         """T13.2-T13.5: each seat's valid counts on the play just made (judged now, before
-        a skip it causes)."""
-        records, start, sums, jks, hands = (self._records, self._run_start, self._sums,
-                                            self._jks, self._hands)
-        counts = self._counts
+        a skip it causes).
+
+        One walk back from the play gives the run's totals (the sum of the last k cards
+        for each k) and, per seat, how many of them lie after that seat's own latest
+        record; a seat's valid counts are the k within its run whose total is its hand's.
+        """
+        records, sums, n = self._records, self._sums, self._n
+        most = max(sums)
+        totals: list[int] = []
+        stops = [-1] * n  # per seat: the plays after its latest record in the run
+        total = 0
+        for i in range(len(records) - 1, self._run_start - 1, -1):
+            seat, card, _ = records[i]
+            if stops[seat] < 0:
+                stops[seat] = len(totals)
+            if card >= 0:
+                total += NUMBER[card]
+                if total > most:
+                    break
+                totals.append(total)
+        counts, jks, hands = self._counts, self._jks, self._hands
         had = 0
-        last = len(records) - 1
-        for s in range(self._n):
-            if s == player:
+        for s in range(n):
+            want = sums[s]
+            if s == player or want not in totals:
                 counts[s] = 0
                 continue
             jk = jks[s]
-            if jk and jk != len(hands[s]):
+            if jk and jk != len(hands[s]):  # a JK with other cards: no dobon (T13.2)
                 counts[s] = 0
                 continue
-            want, total, k, valid = sums[s], 0, 0, 0
-            for i in range(last, start - 1, -1):
-                rec = records[i]
-                if rec[0] == s:
-                    break
-                card = rec[1]
-                if card >= 0:
-                    k += 1
-                    total += NUMBER[card]
-                    if total == want:
-                        valid |= 1 << k
-                    elif total > want:
-                        break
+            limit = stops[s] if stops[s] >= 0 else len(totals)
+            valid = 0
+            for k in range(limit):
+                if totals[k] == want:
+                    valid |= 2 << k
             counts[s] = valid
             if valid:
                 had |= 1 << s
         self._had = had
-        self._quick = ~self._had_turn & ((1 << self._n) - 1)
+        self._quick = ~self._had_turn & ((1 << n) - 1)
         if not had:
             return None
         return self._tell_chances(had, now)
