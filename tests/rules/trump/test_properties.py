@@ -36,7 +36,7 @@ def test_t20_11_any_round_trips(case: tuple[str, int], seed: int) -> None:
 
 
 def test_the_package_doctests_hold() -> None:
-    for module in (game.rules.trump, game.rules.trump.actions, game.rules.trump.cards, game.rules.trump.game,
-                   game.rules.trump.match, game.rules.trump.result):
+    for module in (game.rules.trump, game.rules.trump.actions, game.rules.trump.cards,
+                   game.rules.trump.game, game.rules.trump.match, game.rules.trump.result):
         failed, _ = doctest.testmod(module)
         assert failed == 0, module.__name__
