@@ -140,8 +140,8 @@ class Game:
     _result: Result | None
     _rng: SeededRandom
     # What legal_actions last listed for _mv_seat, so that apply can take a listed action
-    # without checking it again; _mv_seat is -1 whenever the state changed since.
-    _mv_seat: int
+    # without checking it again.
+    _mv_seat: int | None          # None whenever the state changed since
     _mv_list: list[Action]
     _mv_tok: int                  # the stamp of that listing on its actions
 
@@ -253,7 +253,7 @@ class Game:
         g._last_one = sum(1 << s for s in last_one)
         g._lo_open, g._yaku, g._exposed = -1, 0, [[] for _ in range(n)]
         g._streaks, g._result, g._rng = streaks, None, rng
-        g._mv_seat, g._mv_list, g._mv_tok = -1, [], -1
+        g._mv_seat, g._mv_list, g._mv_tok = None, [], -1
         if first_player is None:  # standard: the auction (T4)
             g._phase, g._turn, g._first, g._auction = AUCTION, -1, -1, -1
             g._bids = [-1] * n
@@ -426,7 +426,7 @@ class Game:
         self._find_moves(seat)
         if A.play(card, named, last_one).stamp != self._mv_tok:
             self._refuse_play(seat, card, named, last_one)
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_play(seat, card, named, last_one, now)
 
     def draw(self, seat: int, now: float) -> list[Event]:
@@ -434,7 +434,7 @@ class Game:
         now = _as_time(now)
         self._check_seat(seat)
         self._check_turn_action(seat)
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_draw(seat, now)
 
     def dobon(self, seat: int, now: float, count: int | None = None) -> list[Event]:
@@ -456,7 +456,7 @@ class Game:
             _fail("cannot_dobon", "this seat cannot dobon on the latest play")
         if self._std and (count is None or count < 1 or not self._counts[seat] >> count & 1):
             _fail("invalid_count", f"no valid target of {count} cards")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_dobon(seat, count or 0, now)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
@@ -469,7 +469,7 @@ class Game:
                                            and seat == self._lp_seat):
                 _fail("already_declared", "this seat has already returned")
             _fail("not_eligible_to_return", "this seat may not return now")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_return(seat, now)
 
     def decline(self, seat: int, now: float) -> list[Event]:
@@ -479,7 +479,7 @@ class Game:
         self._check_running()
         if not self._chances[seat]:
             _fail("nothing_to_decline", "this seat has no open chance")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_decline(seat, now, False)
 
     def bid(self, seat: int, amount: int, now: float) -> list[Event]:
@@ -498,7 +498,7 @@ class Game:
             _fail("not_bidding", "no auction is waiting for this seat's bid")
         if not _MIN_BID <= amount <= _MAX_BID:
             _fail("invalid_bid", "a bid is a whole number from 1 to 999")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_bid(seat, amount, now)
 
     def declare_last_one(self, seat: int, now: float) -> list[Event]:
@@ -508,7 +508,7 @@ class Game:
         self._check_running()
         if not self._may_last_one(seat):
             _fail("cannot_declare_last_one", "this seat may not declare last one now")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_last_one(seat)
 
     def declare_yaku(self, seat: int, now: float) -> list[Event]:
@@ -518,7 +518,7 @@ class Game:
         self._check_running()
         if not self._may_yaku(seat):
             _fail("no_yaku", "no 役 to declare now")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_yaku(seat)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
@@ -541,7 +541,7 @@ class Game:
                 and action.stamp == self._mv_tok and type(seat) is int):  # listed just now
             if type(now) is not float:
                 now = _as_time(now)
-            self._mv_seat = -1
+            self._mv_seat = None
             op = action.op
             if op >= 0:
                 return self._do_play(seat, op, action.named, action.last_one, now)
@@ -587,10 +587,10 @@ class Game:
         while True:
             clock, chance = self._clock, self._chance_dl
             if chance is not None and chance <= now and (clock is None or chance <= clock):
-                self._mv_seat = -1
+                self._mv_seat = None
                 events += self._lapse(chance)
             elif clock is not None and clock <= now:
-                self._mv_seat = -1
+                self._mv_seat = None
                 events += self._clock_timeout(clock)
             else:
                 return events
@@ -1419,7 +1419,7 @@ class Game:
             raise ValueError("one streak per seat")
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
         g._rng = SeededRandom.from_state(d["rng"])
-        g._mv_seat, g._mv_list, g._mv_tok = -1, [], -1
+        g._mv_seat, g._mv_list, g._mv_tok = None, [], -1
         return g
 
     def copy(self) -> Game:

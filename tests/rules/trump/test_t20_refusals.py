@@ -166,3 +166,13 @@ def test_t20_3_unused_keys_are_ignored() -> None:
     g = _au()
     g.apply(0, {"type": "draw", "cards": ["S3"], "extra": 1}, 0.0)
     assert g.turn == 1
+
+
+def test_t20_4_a_listed_action_from_an_invalid_seat_is_refused() -> None:
+    g = _au()
+    for seat in (-1, 3, True):
+        refused(g, lambda seat=seat: g.apply(seat, {"type": "draw"}, 0.0), "invalid_seat")
+        draw = g.legal_actions(0)[-1]
+        refused(g, lambda seat=seat, draw=draw: g.apply(seat, draw, 0.0), "invalid_seat")
+    g.draw(0, 0.0)
+    refused(g, lambda: g.apply(-1, {"type": "draw"}, 0.0), "invalid_seat")
