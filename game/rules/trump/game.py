@@ -90,7 +90,7 @@ class Game:
     __slots__ = (
         "_std", "_n", "_timeout", "_hands", "_sums", "_jks", "_deck", "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_run_start", "_had_turn", "_chances", "_chance_dl", "_had", "_counts", "_quick",
+        "_run_start", "_pre", "_at", "_since", "_had_turn", "_chances", "_chance_dl", "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
         "_auction", "_streaks", "_result", "_rng",
@@ -115,6 +115,12 @@ class Game:
     _first: int                   # au: this round's first player; standard: who played first
     _records: list[Record]        # T13.1, also kept in au (public, T19.1)
     _run_start: int               # index of the first record after the latest draw
+    # standard, derived from the records since the latest draw (T13.3): _pre[j] is the sum
+    # of the numbers of the first j cards played, _at maps a sum to its js, and _since[s]
+    # is the j of seat s's latest record (0: none), where its run starts.
+    _pre: list[int]
+    _at: dict[int, list[int]]
+    _since: list[int]
     _had_turn: int                # bit per seat: it has had a turn (standard quick dobon)
     _chances: list[int]           # per seat, DOBON | RETURN bits
     _chance_dl: float | None      # when the open chances (or the current wait) lapse
@@ -245,6 +251,7 @@ class Game:
         else:
             g._fsuit = SUIT[top]
         g._dir, g._pending, g._records, g._run_start, g._had_turn = 1, 0, [], 0, 0
+        g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
         g._counts, g._quick = [0] * n, 0
         g._lp_seat, g._lp_index, g._lp_out = -1, -1, False
@@ -264,6 +271,27 @@ class Game:
             g._auction = first_player if bids is not None else -1
             g._clock = now + timeout
         return g
+
+    def _index_run(self) -> None:
+        """Derive _pre, _at and _since from the records since the latest draw."""
+        self._pre, self._at, self._since = [0], {0: [0]}, [0] * self._n
+        for seat, card, _ in self._records[self._run_start:]:
+            if card >= 0:
+                self._add_to_run(seat, card)
+            else:
+                self._since[seat] = len(self._pre) - 1
+
+    def _add_to_run(self, seat: int, card: int) -> None:
+        pre = self._pre
+        j = len(pre)
+        total = pre[-1] + NUMBER[card]
+        pre.append(total)
+        at = self._at.get(total)
+        if at is None:
+            self._at[total] = [j]
+        else:
+            at.append(j)
+        self._since[seat] = j
 
     def _index_hands(self) -> None:
         self._sums = [sum(NUMBER[c] for c in h) for h in self._hands]
@@ -811,6 +839,7 @@ class Game:
                             "suit": list(_MASK_SUITS[self._fsuit]), "last_one": last_one,
                             "pending_draw": self._pending, "shibari": self._pending > 0,
                             "direction": self._dir}
+            self._add_to_run(seat, card)
             chances = self._open_std(seat, now)
         else:
             if NUMBER[card] == 2:
@@ -827,6 +856,7 @@ class Game:
         events = [event]
         if skipped >= 0:  # T7.6: the skipped turn passes at once, leaving a record
             records.append((skipped, _SKIPPED, 0))
+            self._since[skipped] = len(self._pre) - 1
             self._had_turn |= 1 << skipped
             events.append({"type": "skip", "to": None, "seat": skipped})
             nxt = (skipped + self._dir) % n
@@ -855,45 +885,33 @@ class Game:
         """T13.2-T13.5: each seat's valid counts on the play just made (judged now, before
         a skip it causes).
 
-        One walk back from the play gives the run's totals (the sum of the last k cards
-        for each k) and, per seat, how many of them lie after that seat's own latest
-        record; a seat's valid counts are the k within its run whose total is its hand's.
+        The last k cards of the run sum to ``_pre[last] - _pre[last - k]``; so seat s has a
+        valid count k exactly when ``_pre[j]`` equals that total minus its hand's sum for
+        j = last - k at or after the start of its run.
         """
-        records, sums, n = self._records, self._sums, self._n
-        most = max(sums)
-        totals: list[int] = []
-        stops = [-1] * n  # per seat: the plays after its latest record in the run
-        total = 0
-        for i in range(len(records) - 1, self._run_start - 1, -1):
-            seat, card, _ = records[i]
-            if stops[seat] < 0:
-                stops[seat] = len(totals)
-            if card >= 0:
-                total += NUMBER[card]
-                if total > most:
-                    break
-                totals.append(total)
+        pre, at, since, sums = self._pre, self._at, self._since, self._sums
+        last = len(pre) - 1
+        total = pre[last]
         counts, jks, hands = self._counts, self._jks, self._hands
         had = 0
-        for s in range(n):
-            want = sums[s]
-            if s == player or want not in totals:
+        for s in range(self._n):
+            js = at.get(total - sums[s])
+            if js is None or s == player:
                 counts[s] = 0
                 continue
             jk = jks[s]
             if jk and jk != len(hands[s]):  # a JK with other cards: no dobon (T13.2)
                 counts[s] = 0
                 continue
-            limit = stops[s] if stops[s] >= 0 else len(totals)
-            valid = 0
-            for k in range(limit):
-                if totals[k] == want:
-                    valid |= 2 << k
+            start, valid = since[s], 0
+            for j in js:
+                if start <= j < last:
+                    valid |= 1 << (last - j)
             counts[s] = valid
             if valid:
                 had |= 1 << s
         self._had = had
-        self._quick = ~self._had_turn & ((1 << n) - 1)
+        self._quick = ~self._had_turn & ((1 << self._n) - 1)
         if not had:
             return None
         return self._tell_chances(had, now)
@@ -928,7 +946,11 @@ class Game:
              "direction": self._dir},
             {"type": "agari", "to": None, "seat": seat},
         ]
-        chances = self._open_std(seat, now) if std else self._open_au(seat, card, now)
+        if std:
+            self._add_to_run(seat, card)
+            chances = self._open_std(seat, now)
+        else:
+            chances = self._open_au(seat, card, now)
         if chances:
             return events + chances
         return events + self._finish_agari(seat)
@@ -954,6 +976,7 @@ class Game:
             records.append((seat, _DREW, 1))
             self._run_start = len(records)
             if self._std:
+                self._pre, self._at, self._since = [0], {0: [0]}, [0] * self._n
                 if card == JOKER:
                     self._jks[seat] += 1
                 self._last_one &= ~(1 << seat)
@@ -969,6 +992,8 @@ class Game:
         records = self._records
         records.append((seat, _DREW, len(got)))
         self._run_start = len(records)
+        if self._std:
+            self._pre, self._at, self._since = [0], {0: [0]}, [0] * self._n
         if self._std and len(self._hands[seat]) >= 2:
             self._last_one &= ~(1 << seat)
         kind = "take" if pending else "draw"
@@ -1401,6 +1426,7 @@ class Game:
         g._pending, g._first = int(d["pending"]), int(d["first"])
         g._records = [(int(a), int(b), int(c)) for a, b, c in d["records"]]
         g._run_start, g._had_turn = int(d["run_start"]), int(d["had_turn"])
+        g._index_run()
         g._chances = [int(c) for c in d["chances"]]
         g._chance_dl, g._had = _float_or_none(d["chance_deadline"]), int(d["had"])
         g._counts, g._quick = [int(c) for c in d["counts"]], int(d["quick"])
