@@ -90,7 +90,8 @@ class Game:
     __slots__ = (
         "_std", "_n", "_timeout", "_hands", "_sums", "_jks", "_deck", "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_run_start", "_pre", "_at", "_since", "_had_turn", "_chances", "_chance_dl", "_had", "_counts", "_quick",
+        "_run_start", "_pre", "_at", "_since", "_had_turn", "_chances", "_chance_dl", "_had",
+        "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
         "_auction", "_streaks", "_result", "_rng",
