@@ -26,6 +26,8 @@ from .actions import TrumpAction
 from .cards import (
     ALL_SUITS,
     AU_NAMES,
+    AU_VALUE,
+    BASE,
     CODE,
     HAND_SUITS,
     JOKER,
@@ -313,6 +315,20 @@ class Game:
         """That seat's cards, as codes, in the order received."""
         self._check_seat(seat)
         return [CODE[c] for c in self._hands[seat]]
+
+    def hand_points(self, seat: int) -> int:
+        """The points of that seat's hand as its result would count them: au V(hand)
+        (T15.6), standard base points (T16.1)."""
+        self._check_seat(seat)
+        table = BASE if self._std else AU_VALUE
+        return sum(table[c] for c in self._hands[seat])
+
+    @property
+    def last_play(self) -> dict[str, Any]:
+        """The latest play: ``{"seat": s, "cards": [code]}``; seat ``None`` for the first
+        field card."""
+        seat = self._lp_seat if self._lp_seat >= 0 else None
+        return {"seat": seat, "cards": [CODE[self._top]]}
 
     @property
     def hand_counts(self) -> list[int]:
@@ -1309,7 +1325,7 @@ class Game:
             "pending_draw": self._pending, "shibari": self.shibari,
             "deck_count": len(self._deck), "discard_count": len(self._discards),
             "rate": 1, "timeout": self._timeout, "hand_counts": self.hand_counts,
-            "revealed": self._revealed(), "has_drawn": False,
+            "revealed": self._revealed(), "has_drawn": False, "last_play": self.last_play,
             "turn_deadline": self._clock if self._phase in (TURN, AUCTION) else None,
             "wait_deadline": self._chance_dl if self._phase in _WAITS else None,
             "records": [_record_view(r) for r in self._records],
