@@ -856,7 +856,17 @@ class Game:
                             "suit": list(_MASK_SUITS[self._fsuit]), "last_one": last_one,
                             "pending_draw": self._pending, "shibari": self._pending > 0,
                             "direction": self._dir}
-            self._add_to_run(seat, card)
+            # _add_to_run, inlined (a play in two is a standard one)
+            pre = self._pre
+            j = len(pre)
+            total = pre[-1] + number
+            pre.append(total)
+            at = self._at.get(total)
+            if at is None:
+                self._at[total] = [j]
+            else:
+                at.append(j)
+            self._since[seat] = j
             chances = self._open_std(seat, now)
         else:
             if NUMBER[card] == 2:

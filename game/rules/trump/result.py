@@ -180,22 +180,20 @@ def yaku_pattern(hand: list[int]) -> str | None:
     """
     if len(hand) != 5:
         return None
-    a, b, c, d, e = sorted([NUMBER[x] for x in hand])
-    if a == d or b == e:
-        return "four"
-    if (a == c and d == e) or (a == b and c == e):
-        return "full_house"
+    numbers = [NUMBER[x] for x in hand]
+    kinds = len(set(numbers))
+    if kinds == 2:  # 4 + 1 or 3 + 2
+        return "four" if numbers.count(numbers[0]) in (1, 4) else "full_house"
     s0 = SUIT[hand[0]]
     flush = s0 >= 0 and all(SUIT[x] == s0 for x in hand)
-    # A low (A-2-3-4-5) or high (10-J-Q-K-A); a JK (0) is never part of one.
-    straight = 0 < a < b < c < d < e and (e - a == 4 or (a == 1 and b == 10))
-    if straight and flush:
-        return "straight_flush"
-    if flush:
-        return "flush"
+    straight = False
+    if kinds == 5 and 0 not in numbers:  # a JK (0) is never part of a straight
+        low, high = min(numbers), max(numbers)
+        # A low (A-2-3-4-5), or high (10-J-Q-K-A: the A and four cards from 10 up)
+        straight = high - low == 4 or (low == 1 and high == 13 and sorted(numbers)[1] == 10)
     if straight:
-        return "straight"
-    return None
+        return "straight_flush" if flush else "straight"
+    return "flush" if flush else None
 
 
 @dataclass(frozen=True, slots=True)
