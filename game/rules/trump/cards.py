@@ -49,6 +49,16 @@ STD_NAMES: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# A hand's signature is the sum of its cards' SIG: 3 bits per number (how many cards of
+# it, at most 4) and, from bit 48, 4 bits per printed suit. The 役 of five cards is a
+# function of it (result.yaku_of_signature), kept up to date as the hand changes.
+SUIT_SHIFT = 48
+SIG: tuple[int, ...] = tuple(
+    (1 << (3 * n)) | (0 if s < 0 else 1 << (SUIT_SHIFT + 4 * s))
+    for s, n in zip(SUIT, NUMBER, strict=True)
+)
+
+
 def card_id(code: str) -> int:
     """The id of one code; anything else raises ``ValueError`` (T2.1)."""
     try:

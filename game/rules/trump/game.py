@@ -32,6 +32,7 @@ from .cards import (
     HAND_SUITS,
     JOKER,
     NUMBER,
+    SIG,
     STD_NAMES,
     SUIT,
     SUIT_INDEX,
@@ -47,6 +48,7 @@ from .result import (
     settle_au_chain,
     settle_au_deck_out,
     settle_standard,
+    yaku_of_signature,
     yaku_pattern,
 )
 
@@ -90,7 +92,7 @@ class Game:
     """
 
     __slots__ = (
-        "_std", "_n", "_timeout", "_hands", "_sums", "_jks", "_deck", "_discards", "_top",
+        "_std", "_n", "_timeout", "_hands", "_sums", "_jks", "_sig", "_deck", "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
         "_run_start", "_pre", "_at", "_since", "_had_turn", "_chances", "_chance_dl", "_had",
         "_counts", "_quick",
@@ -106,6 +108,7 @@ class Game:
     _hands: list[list[int]]       # card ids, in the order received
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
     _jks: list[int]               # per seat, the jokers it holds
+    _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
     _deck: list[int]              # next card LAST
     _discards: list[int]          # the cards under the field card, oldest first
     _top: int                     # the field card
@@ -299,6 +302,7 @@ class Game:
     def _index_hands(self) -> None:
         self._sums = [sum(NUMBER[c] for c in h) for h in self._hands]
         self._jks = [h.count(JOKER) for h in self._hands]
+        self._sig = [sum(SIG[c] for c in h) for h in self._hands]
 
     # ------------------------------------------------------------------ reading
 
@@ -590,6 +594,8 @@ class Game:
             op = action.op
             if op >= 0:
                 return self._do_play(seat, op, action.named, action.last_one, now)
+            if op == A.OP_DRAW:
+                return self._do_draw(seat, now)
             return _LISTED[op](self, seat, action.arg, now)
         return self._apply_checked(seat, action, now)
 
@@ -703,7 +709,8 @@ class Game:
         """The plays of the seat on turn (T5.3), its 役 (T8.3) and the draw (T5.4)."""
         hand = self._hands[seat]
         if self._std:
-            if len(hand) == 5 and not self._yaku >> seat & 1 and yaku_pattern(hand):
+            if (len(hand) == 5 and not self._yaku >> seat & 1
+                    and yaku_of_signature(self._sig[seat])):
                 listed.append(A.YAKU)
             size = len(hand)
             if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
@@ -825,6 +832,7 @@ class Game:
         self._lp_seat, self._lp_index = seat, len(records) - 1
         std = self._std
         if std:
+            self._sig[seat] -= SIG[card]
             if card == JOKER:
                 self._jks[seat] -= 1
             exposed = self._exposed[seat]
@@ -1004,6 +1012,7 @@ class Game:
             self._run_start = len(records)
             if self._std:
                 self._pre, self._at, self._since = [0], {0: [0]}, [0] * self._n
+                self._sig[seat] += SIG[card]
                 if card == JOKER:
                     self._jks[seat] += 1
                 self._last_one &= ~(1 << seat)
@@ -1068,6 +1077,7 @@ class Game:
         self._sums[seat] += sum(NUMBER[c] for c in got)
         if self._std:
             self._jks[seat] += got.count(JOKER)
+            self._sig[seat] += sum(SIG[c] for c in got)
         return got, shuffles, ended
 
     def _reshuffle(self) -> Event:
@@ -1154,7 +1164,7 @@ class Game:
         """T13.8, T14.8: the declarer (or returner) puts all its cards out."""
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
-        self._sums[seat] = self._jks[seat] = 0
+        self._sums[seat] = self._jks[seat] = self._sig[seat] = 0
         self._exposed[seat] = []
         self._last_one &= ~(1 << seat)
 

@@ -177,6 +177,15 @@ def check_settlement(g: Game, start: Counter[str]) -> None:
             assert not hands[s] or r.kind == "agari" and False or not hands[s]
 
 
+def check_derived(g: Game) -> None:
+    """White-box: what the engine keeps up to date equals what it derives on load."""
+    fresh = Game.from_dict(g.to_dict())
+    names = ("_sums", "_jks", "_sig", "_pre", "_at", "_since") if g.preset == "standard" else (
+        "_sums",)
+    for name in names:
+        assert getattr(g, name) == getattr(fresh, name), name
+
+
 def play_round(g: Game, rng: random.Random, trips: bool = False) -> int:
     start = all_cards(g)
     size = 54 if g.preset == "standard" else 52
@@ -206,6 +215,8 @@ def play_round(g: Game, rng: random.Random, trips: bool = False) -> int:
         now, events = step(g, rng, now)
         assert all("type" in e and "to" in e for e in events)
         assert all_cards(g) == start
+        if steps % 4 == 0:
+            check_derived(g)
     raise AssertionError("the round did not end")
 
 

@@ -16,7 +16,8 @@ import game.rules.trump.game
 import game.rules.trump.match
 import game.rules.trump.result
 from game.rules.trump import yaku_pattern
-from game.rules.trump.cards import parse_cards
+from game.rules.trump.cards import SIG, parse_cards
+from game.rules.trump.result import yaku_of_signature
 
 from .test_playouts import SEATS, new_round, play_round
 
@@ -69,3 +70,13 @@ def test_t8_3_yaku_pattern_matches_the_rule(hand: list[str]) -> None:
     if hand.count("JK") > 2 or any(hand.count(c) > 1 for c in hand if c != "JK"):
         return  # not a hand of one pack
     assert yaku_pattern(parse_cards(hand)) == _yaku_reference(hand)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(hand=st.lists(st.sampled_from([f"{s}{n}" for s in "SHDC" for n in range(1, 14)] + ["JK"]),
+                     min_size=5, max_size=5))
+def test_t8_3_the_hand_signature_gives_the_same_yaku(hand: list[str]) -> None:
+    if hand.count("JK") > 2 or any(hand.count(c) > 1 for c in hand if c != "JK"):
+        return
+    ids = parse_cards(hand)
+    assert yaku_of_signature(sum(SIG[c] for c in ids)) == yaku_pattern(ids)
