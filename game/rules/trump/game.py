@@ -94,8 +94,8 @@ class Game:
     __slots__ = (
         "_std", "_n", "_timeout", "_hands", "_sums", "_jks", "_sig", "_deck", "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_run_start", "_pre", "_at", "_since", "_had_turn", "_chances", "_chance_dl", "_had",
-        "_counts", "_quick",
+        "_run_start", "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
+        "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
         "_auction", "_streaks", "_result", "_rng",
@@ -121,12 +121,14 @@ class Game:
     _first: int                   # au: this round's first player; standard: who played first
     _records: list[Record]        # T13.1, also kept in au (public, T19.1)
     _run_start: int               # index of the first record after the latest draw
-    # standard, derived from the records since the latest draw (T13.3): _pre[j] is the sum
-    # of the numbers of the first j cards played, _at maps a sum to its js, and _since[s]
-    # is the j of seat s's latest record (0: none), where its run starts.
+    # standard, derived from the records (T13.3): _pre[j] is the sum of the numbers of the
+    # round's first j cards played; _at maps a sum to its js (one j, more only when jokers
+    # add 0); _since[s] is the j of seat s's latest record and _run_j the j of the latest
+    # draw: seat s's run is the plays after max(_since[s], _run_j).
     _pre: list[int]
     _at: dict[int, list[int]]
     _since: list[int]
+    _run_j: int
     _had_turn: int                # bit per seat: it has had a turn (standard quick dobon)
     _chances: list[int]           # per seat, DOBON | RETURN bits
     _chance_dl: float | None      # when the open chances (or the current wait) lapse
@@ -280,10 +282,12 @@ class Game:
 
     def _index_run(self) -> None:
         """Derive _pre, _at and _since from the records since the latest draw."""
-        self._pre, self._at, self._since = [0], {0: [0]}, [0] * self._n
-        for seat, card, _ in self._records[self._run_start:]:
+        self._pre, self._at, self._since, self._run_j = [0], {0: [0]}, [0] * self._n, 0
+        for seat, card, _ in self._records:
             if card >= 0:
                 self._add_to_run(seat, card)
+            elif card == _DREW:
+                self._run_j = len(self._pre) - 1
             else:
                 self._since[seat] = len(self._pre) - 1
 
@@ -924,7 +928,7 @@ class Game:
         valid count k exactly when ``_pre[j]`` equals that total minus its hand's sum for
         j = last - k at or after the start of its run.
         """
-        pre, at, since, sums = self._pre, self._at, self._since, self._sums
+        pre, at, since, sums, run_j = self._pre, self._at, self._since, self._sums, self._run_j
         last = len(pre) - 1
         total = pre[last]
         counts, jks, hands = self._counts, self._jks, self._hands
@@ -939,6 +943,8 @@ class Game:
                 counts[s] = 0
                 continue
             start, valid = since[s], 0
+            if start < run_j:
+                start = run_j
             for j in js:
                 if start <= j < last:
                     valid |= 1 << (last - j)
@@ -1011,7 +1017,7 @@ class Game:
             records.append((seat, _DREW, 1))
             self._run_start = len(records)
             if self._std:
-                self._pre, self._at, self._since = [0], {0: [0]}, [0] * self._n
+                self._run_j = len(self._pre) - 1
                 self._sig[seat] += SIG[card]
                 if card == JOKER:
                     self._jks[seat] += 1
@@ -1029,7 +1035,7 @@ class Game:
         records.append((seat, _DREW, len(got)))
         self._run_start = len(records)
         if self._std:
-            self._pre, self._at, self._since = [0], {0: [0]}, [0] * self._n
+            self._run_j = len(self._pre) - 1
         if self._std and len(self._hands[seat]) >= 2:
             self._last_one &= ~(1 << seat)
         kind = "take" if pending else "draw"

@@ -180,8 +180,9 @@ def check_settlement(g: Game, start: Counter[str]) -> None:
 def check_derived(g: Game) -> None:
     """White-box: what the engine keeps up to date equals what it derives on load."""
     fresh = Game.from_dict(g.to_dict())
-    names = ("_sums", "_jks", "_sig", "_pre", "_at", "_since") if g.preset == "standard" else (
-        "_sums",)
+    names = ["_sums"]
+    if g.preset == "standard":
+        names += ["_jks", "_sig", "_pre", "_at", "_since", "_run_j"]
     for name in names:
         assert getattr(g, name) == getattr(fresh, name), name
 
