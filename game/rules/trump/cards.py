@@ -59,6 +59,21 @@ SIG: tuple[int, ...] = tuple(
 )
 
 
+# Hands are also kept as masks (bit i: the card of id i is held; both jokers are bit 52).
+# The cards that match a field card outside an obligation or しばり (T5.3), by the field's
+# suit (au: 0-3) or effective suits (standard: a 4-bit mask) and its number:
+AU_MATCH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(52) if SUIT[c] == fs or NUMBER[c] == n) for n in range(14))
+    for fs in range(4)
+)
+STD_MATCH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(N_IDS) if HAND_SUITS[c] & fs or NUMBER[c] == n)
+          for n in range(14))
+    for fs in range(16)
+)
+TWOS = sum(1 << c for c in range(52) if NUMBER[c] == 2)
+
+
 def card_id(code: str) -> int:
     """The id of one code; anything else raises ``ValueError`` (T2.1)."""
     try:

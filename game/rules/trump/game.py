@@ -25,6 +25,7 @@ from . import actions as A
 from .actions import TrumpAction
 from .cards import (
     ALL_SUITS,
+    AU_MATCH,
     AU_NAMES,
     AU_VALUE,
     BASE,
@@ -33,10 +34,12 @@ from .cards import (
     JOKER,
     NUMBER,
     SIG,
+    STD_MATCH,
     STD_NAMES,
     SUIT,
     SUIT_INDEX,
     SUITS,
+    TWOS,
     card_id,
     full_pack,
     parse_cards,
@@ -92,7 +95,8 @@ class Game:
     """
 
     __slots__ = (
-        "_std", "_n", "_timeout", "_hands", "_sums", "_jks", "_sig", "_deck", "_discards", "_top",
+        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_jks", "_sig", "_deck",
+        "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
         "_run_start", "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
@@ -106,6 +110,7 @@ class Game:
     _n: int
     _timeout: float
     _hands: list[list[int]]       # card ids, in the order received
+    _masks: list[int]             # per seat, bit i set when it holds card id i
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
     _jks: list[int]               # per seat, the jokers it holds
     _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
@@ -305,6 +310,7 @@ class Game:
 
     def _index_hands(self) -> None:
         self._sums = [sum(NUMBER[c] for c in h) for h in self._hands]
+        self._masks = [sum(1 << c for c in set(h)) for h in self._hands]
         self._jks = [h.count(JOKER) for h in self._hands]
         self._sig = [sum(SIG[c] for c in h) for h in self._hands]
 
@@ -724,25 +730,21 @@ class Game:
                     listed += (A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS)[card]
             else:
                 plays = A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS
-                fsuit, number, jokers = self._fsuit, NUMBER[self._top], 0
-                for card in hand:
-                    if HAND_SUITS[card] & fsuit or NUMBER[card] == number:
-                        if card == JOKER:
-                            jokers += 1
-                            if jokers > 1:
-                                continue  # both jokers are one card: listed once
-                        listed += plays[card]
+                playable = self._masks[seat] & STD_MATCH[self._fsuit][NUMBER[self._top]]
+                while playable:  # lowest id first
+                    low = playable & -playable
+                    listed += plays[low.bit_length() - 1]
+                    playable ^= low
         else:
             plays = A.AU_PLAYS
             if self._pending:
-                for card in hand:
-                    if NUMBER[card] == 2:
-                        listed += plays[card]
+                playable = self._masks[seat] & TWOS
             else:
-                fsuit, number = self._fsuit, NUMBER[self._top]
-                for card in hand:
-                    if SUIT[card] == fsuit or NUMBER[card] == number:
-                        listed += plays[card]
+                playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
+            while playable:  # lowest id first
+                low = playable & -playable
+                listed += plays[low.bit_length() - 1]
+                playable ^= low
         listed.append(A.DRAW)
 
     def _playable_std(self, seat: int) -> list[int]:
@@ -824,6 +826,8 @@ class Game:
         hand = self._hands[seat]
         hand.remove(card)
         self._sums[seat] -= NUMBER[card]
+        if card != JOKER or JOKER not in hand:  # the other joker keeps the bit
+            self._masks[seat] ^= 1 << card
         self._discards.append(self._top)
         self._top = card
         if self._chance_dl is not None:  # T11.3, T13.5: a turn action closes every chance
@@ -1012,6 +1016,7 @@ class Game:
         if not pending and len(deck) > 1 and not timed_out:  # the commonest draw
             card = deck.pop()
             self._hands[seat].append(card)
+            self._masks[seat] |= 1 << card
             self._sums[seat] += NUMBER[card]
             records = self._records
             records.append((seat, _DREW, 1))
@@ -1081,6 +1086,8 @@ class Game:
                     break
         hand += got
         self._sums[seat] += sum(NUMBER[c] for c in got)
+        for c in got:
+            self._masks[seat] |= 1 << c
         if self._std:
             self._jks[seat] += got.count(JOKER)
             self._sig[seat] += sum(SIG[c] for c in got)
@@ -1170,7 +1177,7 @@ class Game:
         """T13.8, T14.8: the declarer (or returner) puts all its cards out."""
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
-        self._sums[seat] = self._jks[seat] = self._sig[seat] = 0
+        self._sums[seat] = self._jks[seat] = self._sig[seat] = self._masks[seat] = 0
         self._exposed[seat] = []
         self._last_one &= ~(1 << seat)
 

@@ -180,7 +180,7 @@ def check_settlement(g: Game, start: Counter[str]) -> None:
 def check_derived(g: Game) -> None:
     """White-box: what the engine keeps up to date equals what it derives on load."""
     fresh = Game.from_dict(g.to_dict())
-    names = ["_sums"]
+    names = ["_sums", "_masks"]
     if g.preset == "standard":
         names += ["_jks", "_sig", "_pre", "_at", "_since", "_run_j"]
     for name in names:
