@@ -72,6 +72,8 @@ STD_MATCH: tuple[tuple[int, ...], ...] = tuple(
     for fs in range(16)
 )
 TWOS = sum(1 << c for c in range(52) if NUMBER[c] == 2)
+ATTACKS = TWOS | 1 << JOKER  # standard attack cards (T7.3)
+FIVES = sum(1 << c for c in range(52) if NUMBER[c] == 5)  # standard reflect cards
 
 
 def card_id(code: str) -> int:

@@ -25,11 +25,13 @@ from . import actions as A
 from .actions import TrumpAction
 from .cards import (
     ALL_SUITS,
+    ATTACKS,
     AU_MATCH,
     AU_NAMES,
     AU_VALUE,
     BASE,
     CODE,
+    FIVES,
     HAND_SUITS,
     JOKER,
     NUMBER,
@@ -725,12 +727,12 @@ class Game:
             size = len(hand)
             if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
                 pass  # going-out-forbidden (T8.2): the draw only
-            elif self._pending:
-                for card in self._playable_std(seat):
-                    listed += (A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS)[card]
             else:
                 plays = A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS
-                playable = self._masks[seat] & STD_MATCH[self._fsuit][NUMBER[self._top]]
+                match = STD_MATCH[self._fsuit][NUMBER[self._top]]
+                if self._pending:  # しばり: any attack card, or a reflect card that matches
+                    match = ATTACKS | (FIVES & match)
+                playable = self._masks[seat] & match
                 while playable:  # lowest id first
                     low = playable & -playable
                     listed += plays[low.bit_length() - 1]
@@ -746,22 +748,6 @@ class Game:
                 listed += plays[low.bit_length() - 1]
                 playable ^= low
         listed.append(A.DRAW)
-
-    def _playable_std(self, seat: int) -> list[int]:
-        """T5.3, T7.3, T8.2: the distinct cards this seat may play, in hand order."""
-        hand = self._hands[seat]
-        if len(hand) == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
-            return []
-        fsuit, number = self._fsuit, NUMBER[self._top]
-        if self._pending:
-            cards = [c for c in hand if _DAMAGE[c] or (
-                NUMBER[c] == 5 and (HAND_SUITS[c] & fsuit or number == 5))]
-        else:
-            cards = [c for c in hand if HAND_SUITS[c] & fsuit or NUMBER[c] == number]
-        if JOKER in cards and cards.count(JOKER) > 1:
-            first = cards.index(JOKER)
-            cards = [c for i, c in enumerate(cards) if c != JOKER or i == first]
-        return cards
 
     def _refuse_play(self, seat: int, card: int, named: int, last_one: bool) -> NoReturn:
         """The rule's own code for a play that is not listed (T20.4 step 5)."""
