@@ -88,6 +88,11 @@ class Result:
         )
 
 
+def result_to_dict(result: Result) -> dict[str, Any]:
+    """The JSON form of a result (as ``game.rules.result_to_dict`` for Dobon UNO)."""
+    return result.to_dict()
+
+
 # ---------------------------------------------------------------------------- au (T15)
 
 def au_points(cards: list[int]) -> int:
