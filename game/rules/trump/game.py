@@ -1423,7 +1423,8 @@ class Game:
             "top": CODE[self._top], "field_suits": self._fsuit, "direction": self._dir,
             "phase": self._phase, "turn": self._turn, "clock": self._clock,
             "pending": self._pending, "first": self._first,
-            "records": [list(r) for r in self._records], "run_start": self._run_start,
+            # flat: seat, card id (-1 a draw, -2 a skipped turn), named suit or cards drawn
+            "records": [x for r in self._records for x in r], "run_start": self._run_start,
             "had_turn": self._had_turn, "chances": list(self._chances),
             "chance_deadline": self._chance_dl, "had": self._had,
             "counts": list(self._counts), "quick": self._quick,
@@ -1460,7 +1461,10 @@ class Game:
         g._phase = PHASES[PHASES.index(phase)]  # the module's own string: compared with `is`
         g._turn, g._clock = int(d["turn"]), _float_or_none(d["clock"])
         g._pending, g._first = int(d["pending"]), int(d["first"])
-        g._records = [(int(a), int(b), int(c)) for a, b, c in d["records"]]
+        flat = [int(x) for x in d["records"]]
+        if len(flat) % 3:
+            raise ValueError("records come in threes")
+        g._records = list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
         g._run_start, g._had_turn = int(d["run_start"]), int(d["had_turn"])
         g._index_run()
         g._chances = [int(c) for c in d["chances"]]
