@@ -942,9 +942,9 @@ class Game:
             if valid:
                 had |= 1 << s
         self._had = had
-        self._quick = ~self._had_turn & ((1 << self._n) - 1)
         if not had:
             return None
+        self._quick = ~self._had_turn & ((1 << self._n) - 1)  # judged now (T21.39)
         return self._tell_chances(had, now)
 
     def _tell_chances(self, seats: int, now: float) -> list[Event]:
@@ -961,7 +961,8 @@ class Game:
         event: Event = {"type": "chance", "to": s, "seat": s,
                         "kinds": list(_KINDS[self._chances[s]]), "deadline": deadline}
         if self._std:
-            event["dobon_counts"] = self.dobon_counts(s)
+            bits = self._counts[s] if self._chances[s] & DOBON else 0
+            event["dobon_counts"] = [k for k in range(1, bits.bit_length()) if bits >> k & 1]
         return event
 
     def _go_out(self, seat: int, card: int, named: int, now: float) -> list[Event]:
