@@ -858,7 +858,7 @@ class Game:
                             "suit": list(_MASK_SUITS[self._fsuit]), "last_one": last_one,
                             "pending_draw": self._pending, "shibari": self._pending > 0,
                             "direction": self._dir}
-            # _add_to_run, inlined (a play in two is a standard one)
+            # _add_to_run, inlined: this is the commonest step of a standard round
             pre = self._pre
             j = len(pre)
             total = pre[-1] + number
