@@ -1,4 +1,4 @@
-"""G2: replays of house-rule games rebuild exactly (game/replay.py): the rule set travels
+"""G2: replays of house-rule games rebuild exactly (game/history/replay.py): the rule set travels
 in the engine state of version 0, and every later version reproduces its stored events."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from game.replay import ReplayError, Version, rebuild, rules_of
+from game.history.replay import ReplayError, Version, rebuild, rules_of
 from game.rules import PRESETS, Game, IllegalAction
 
 from .test_house_playouts import step

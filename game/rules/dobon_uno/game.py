@@ -1384,13 +1384,24 @@ class Game:
                 f"color={self.color} turn={self.turn}>")
 
 
+# The class that plays house rules. house_game.py subclasses Game, so it registers itself
+# here when imported (the package's __init__ imports it) instead of this module importing
+# it: no import circle.
+_house_classes: list[type[Game]] = []
+
+
+def register_house_class(house_class: type[Game]) -> None:
+    _house_classes[:] = [house_class]
+
+
 def _class_for(cls: type[Game], rules: HouseRules) -> type[Game]:
     """The class that plays ``rules``: Game itself when the engine plays RULES.md exactly,
     so that a default game never reads a house rule on its hot paths."""
     if cls is not Game or rules is DEFAULT_RULES or rules.engine_default:
         return cls
-    from .house_game import HouseGame  # imported late: it subclasses Game
-    return HouseGame
+    if not _house_classes:  # pragma: no cover - the package __init__ always registers it
+        raise RuntimeError("game.rules.dobon_uno.house_game was not imported")
+    return _house_classes[0]
 
 
 def _as_time(now: Any) -> float:

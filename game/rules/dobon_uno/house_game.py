@@ -64,6 +64,7 @@ from .game import (
     _force_counts,
     _force_plays_for,
     _timeout_event,
+    register_house_class,
 )
 from .result import Result, add_payments, settle_dobon
 
@@ -891,3 +892,6 @@ def _products(counts: list[int]) -> list[tuple[int, ...]]:
 
 
 __all__ = ["HouseGame", "expression"]
+
+
+register_house_class(HouseGame)
