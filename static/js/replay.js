@@ -1,5 +1,5 @@
 // Step-through replay of a finished game (templates/game/history/game.html).
-// The server rebuilt every step through the rules engine (game/replay.py) and put
+// The server rebuilt every step through the rules engine (game/history/replay.py) and put
 // them in #replay-data; this module only draws the table of the chosen step.
 // Previous / next / play buttons, a slider, and the keys ← → Home End Space.
 
