@@ -19,8 +19,16 @@ MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
 
 
+# Invite codes people read aloud and type on a phone: no 0/O, 1/I/L, upper case only
+# (typed in lower case they are still found: game.services.rooms.find_room_by_code).
+# 8 of 31 symbols ≈ 2**39.6. Rooms made before this keep their 12-character mixed-case
+# code until it is rotated.
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 8
+
+
 def new_invite_code() -> str:
-    return secrets.token_urlsafe(9)
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
 
 
 class CpuLevel(models.TextChoices):
@@ -70,6 +78,8 @@ class Room(models.Model):
         validators=[MinValueValidator(MIN_TIMEOUT), MaxValueValidator(MAX_TIMEOUT)],
     )
     is_public = models.BooleanField(_("public"), default=True)
+    # Quick reactions at the table (game/services/stamps.py); the owner may turn them off.
+    stamps_enabled = models.BooleanField(_("stamps"), default=True)
     invite_code = models.CharField(
         _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
     )

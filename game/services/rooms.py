@@ -164,6 +164,7 @@ def create_room(
     seat_count: int = DEFAULT_SEATS,
     timeout_seconds: int = DEFAULT_TIMEOUT,
     is_public: bool = True,
+    stamps_enabled: bool = True,
 ) -> Room:
     """Create a room and seat its owner at seat 0 (R3.2 counts from the owner)."""
     name = name.strip()
@@ -177,6 +178,7 @@ def create_room(
             seat_count=seat_count,
             timeout_seconds=timeout_seconds,
             is_public=is_public,
+            stamps_enabled=stamps_enabled,
         )
         Membership.objects.create(room=room, user=owner, seat_index=0)
     return room
@@ -270,6 +272,7 @@ def update_room_settings(
     seat_count: int,
     timeout_seconds: int,
     is_public: bool,
+    stamps_enabled: bool = True,
 ) -> Room:
     """The owner changes the room between games. Seats cannot vanish under people."""
     name = name.strip()
@@ -290,6 +293,7 @@ def update_room_settings(
         turned_private = room.is_public and not is_public
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
+        room.stamps_enabled = stamps_enabled
         room.save()
         if turned_private:
             access.notify_access_changed(room.pk)
