@@ -63,7 +63,9 @@ class JoinCodeForm(forms.Form):
         label=_("Invite code"),
         max_length=300,
         help_text=_("The code, or the whole invite link."),
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "off"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
     )
 
     def clean_code(self) -> str:

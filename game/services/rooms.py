@@ -111,8 +111,19 @@ def find_room_by_code(text: str) -> Room | None:
     """The room an invite code names. Accepts a pasted invite link as well as the code."""
     candidates = _CODE_RE.findall(text.strip())
     # The code is the last path segment of the link, or the whole text.
-    code = candidates[-1] if candidates else ""
-    return Room.objects.filter(invite_code=code).first() if code else None
+    return room_for_code(candidates[-1] if candidates else "")
+
+
+def room_for_code(code: str) -> Room | None:
+    """The room whose current invite code is `code`. Codes made since issue 21 are upper
+    case (Room.new_invite_code), so they are found however they are typed; an older
+    mixed-case code must match exactly, as before, until its owner replaces it."""
+    if not code:
+        return None
+    room = Room.objects.filter(invite_code=code).first()
+    if room is None and code.upper() != code:
+        room = Room.objects.filter(invite_code=code.upper()).first()
+    return room
 
 
 # -- checks ------------------------------------------------------------------------------
