@@ -11,11 +11,16 @@ import { RoomPanel } from "./roompanel.js";
 import { renderSettlement } from "./settlement.js";
 import { TableSocket } from "./socket.js";
 import { Sound, vibrate } from "./sound.js";
+import { STAMPS, renderStamps, sendStamp, showStamp } from "./stamps.js";
 import { T } from "./strings.js";
 
 const KEYS = { d: "draw", t: "take", p: "pass", b: "dobon", r: "return", n: "decline", e: "play" };
 const COLOR_KEYS = { 1: "R", 2: "B", 3: "G", 4: "Y" };
 const LOG_LIMIT = 60;
+const SPOKEN_LIMIT = 8;
+// Said in words as they happen (turns have their own region; the rest is too chatty).
+const SPOKEN = new Set(["start", "play", "draw", "take", "drawn", "pass", "color", "chance", "agari",
+  "dobon", "return", "timeout", "finished", "aborted"]);
 const PENDING_MS = 4000;
 
 export class TableApp {
@@ -100,7 +105,8 @@ export class TableApp {
     } else if (message.type === "room") {
       this.room = message.room;
       this.render();
-    } else if (message.type === "error") this.refused(message);
+    } else if (message.type === "stamp") showStamp(this, message);
+    else if (message.type === "error") this.refused(message);
   }
 
   applyState(message) {
@@ -158,6 +164,7 @@ export class TableApp {
     if (skip) skip.hidden = !(playing && view.hand && view.hand.length);
     renderActions(this, view);
     renderSettlement(this);
+    renderStamps(this);
     this.renderStatus();
     this.renderMe();
     if (this.ui["start-form"]) this.ui["start-form"].hidden = Boolean(view) || !this.ui.settlement.hidden;
@@ -172,12 +179,22 @@ export class TableApp {
    * theirs, so that everything you can use now is on the first screen. */
   fitFelt() {
     const header = document.querySelector(".site-header");
-    const parts = [header, this.table.querySelector(".tbar"), this.ui.me, this.ui.toast, this.ui.actions, this.ui.hand];
+    const parts = [header, this.table.querySelector(".tbar"), this.ui.me, this.ui.toast, this.ui.actions, this.ui.hand,
+      window.innerWidth < 900 ? this.ui.stamps : null];
     const used = parts.reduce((sum, el) => sum + (el && el.offsetHeight ? el.offsetHeight + 4 : 0), 0);
     const room = window.innerHeight - used - 14;
     // A settlement may use the whole screen; a running table looks best up to 470 px.
     const cap = this.ui.settlement.hidden ? 470 : 900;
-    this.ui.felt.style.height = `${Math.max(190, Math.min(room, cap))}px`;
+    const height = Math.max(190, Math.min(room, cap));
+    this.ui.felt.style.height = `${height}px`;
+    // Then measure: what still ends below the first screen (gaps, margins, a header that
+    // wrapped) comes off the felt too, so the hand's box ends above the fold.
+    const last = [this.ui.hand, this.ui.actions, window.innerWidth < 900 ? this.ui.stamps : null]
+      .filter((el) => el && el.offsetHeight);
+    if (!last.length) return;
+    const bottom = Math.max(...last.map((el) => el.getBoundingClientRect().bottom + window.scrollY));
+    const over = Math.ceil(bottom - window.innerHeight) + 2;
+    if (over > 0) this.ui.felt.style.height = `${Math.max(190, height - over)}px`;
   }
 
   renderStatus() {
@@ -253,6 +270,17 @@ export class TableApp {
     const entry = logEntry(event, (seat) => this.playerName(seat));
     this.ui.log.prepend(entry);
     while (this.ui.log.children.length > LOG_LIMIT) this.ui.log.lastChild.remove();
+    if (SPOKEN.has(event.type)) this.say(entry.textContent);
+  }
+
+  /** One line for screen readers, in the polite live log: what just happened, in words. */
+  say(text) {
+    const spoken = this.ui.spoken;
+    if (!spoken || !text) return;
+    const li = document.createElement("li");
+    li.textContent = text;
+    spoken.append(li);
+    while (spoken.children.length > SPOKEN_LIMIT) spoken.firstChild.remove();
   }
 
   toast(text) {
@@ -396,6 +424,9 @@ export class TableApp {
       if (e.key === "Escape" || e.key === "?") { e.preventDefault(); this.closeHelp(); }
       return;
     }
+    // Shift+1…8: a stamp (e.code, so that the keyboard layout's shifted symbol does not matter).
+    const digit = /^Digit([1-8])$/.exec(e.code || "");
+    if (e.shiftKey && digit) { e.preventDefault(); sendStamp(this, STAMPS[Number(digit[1]) - 1]); return; }
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (k === "?") { e.preventDefault(); this.openHelp(); return; }
     if (k === "Escape") { if (this.selected.length) this.clearSelection(); return; }
