@@ -52,7 +52,10 @@ export class TableApp {
     setInterval(() => this.tick(), 100);
   }
 
-  start() { this.socket.connect(); }
+  start() {
+    this.restoreLog();
+    this.socket.connect();
+  }
 
   // -- wiring -------------------------------------------------------------------------------
 
@@ -100,7 +103,9 @@ export class TableApp {
   receive(message) {
     if (message.type === "state") this.applyState(message);
     else if (message.type === "presence") {
+      const before = this.online;
       this.online = new Set(message.online);
+      if (before) this.notePresence(before, this.online);
       renderSeats(this);
     } else if (message.type === "room") {
       this.room = message.room;
@@ -136,6 +141,34 @@ export class TableApp {
     this.render();
     this.animate(events, events.length <= 4);
     this.announce(old, message, events);
+    if (finished) this.focusSettlement();
+  }
+
+  /** People who leave the room (every socket closed) or come back: said in the log. */
+  notePresence(before, now) {
+    const seated = new Set(((this.room && this.room.seats) || []).filter(Boolean).map((s) => s.username));
+    for (const name of before) if (!now.has(name) && name !== this.me && seated.has(name)) this.note(T.left(name), "log-left");
+    for (const name of now) if (!before.has(name) && name !== this.me && seated.has(name)) this.note(T.back(name), "log-back");
+  }
+
+  /** A line of our own in the log (not an engine event), said to screen readers too. */
+  note(text, className) {
+    const li = document.createElement("li");
+    li.className = className;
+    li.textContent = text;
+    this.ui.log.prepend(li);
+    this.keepLog();
+    this.say(text);
+  }
+
+  /** After a game: the keyboard lands on the owner's next-game button (or the settlement),
+   * unless the person was busy elsewhere on the page. */
+  focusSettlement() {
+    const active = document.activeElement;
+    if (active && active !== document.body && !this.table.contains(active)) return;
+    const next = this.ui.settlement.querySelector("[data-testid=next-game]");
+    const target = next && !next.disabled ? next : this.ui.settlement;
+    target.focus({ preventScroll: true });
   }
 
   refused(message) {
@@ -269,8 +302,32 @@ export class TableApp {
   log(event) {
     const entry = logEntry(event, (seat) => this.playerName(seat));
     this.ui.log.prepend(entry);
-    while (this.ui.log.children.length > LOG_LIMIT) this.ui.log.lastChild.remove();
+    this.keepLog();
     if (SPOKEN.has(event.type)) this.say(entry.textContent);
+  }
+
+  /** Trim the log and keep it for this tab (sessionStorage), so a reload shows it again. */
+  keepLog() {
+    while (this.ui.log.children.length > LOG_LIMIT) this.ui.log.lastChild.remove();
+    try {
+      const items = [...this.ui.log.children].map((li) => [li.className, li.textContent]);
+      sessionStorage.setItem(this.logKey(), JSON.stringify(items));
+    } catch { /* private mode or full: the log just starts empty next time */ }
+  }
+
+  logKey() { return `dobon-log-${this.root.dataset.roomId}-${this.me}`; }
+
+  /** The log as this tab last showed it (a reload used to start it empty). */
+  restoreLog() {
+    try {
+      const items = JSON.parse(sessionStorage.getItem(this.logKey()) || "[]");
+      this.ui.log.replaceChildren(...items.map(([className, text]) => {
+        const li = document.createElement("li");
+        li.className = className;
+        li.textContent = text;
+        return li;
+      }));
+    } catch { /* nothing kept */ }
   }
 
   /** One line for screen readers, in the polite live log: what just happened, in words. */
@@ -422,6 +479,8 @@ export class TableApp {
     if (["input", "textarea", "select"].includes(tag)) return;
     if (!this.ui.help.hidden) {
       if (e.key === "Escape" || e.key === "?") { e.preventDefault(); this.closeHelp(); }
+      // A modal dialog keeps the focus: Tab goes round its own buttons only.
+      if (e.key === "Tab") { e.preventDefault(); this.ui["help-close"].focus(); }
       return;
     }
     // Shift+1…8: a stamp (e.code, so that the keyboard layout's shifted symbol does not matter).
@@ -454,6 +513,13 @@ export class TableApp {
   }
 
   openHelp() {
+    if (!this.helpTrap) {
+      // Focus that escapes the open dialog (a click behind it, a screen reader's jump) returns.
+      this.helpTrap = true;
+      document.addEventListener("focusin", (e) => {
+        if (!this.ui.help.hidden && !this.ui.help.contains(e.target)) this.ui["help-close"].focus();
+      });
+    }
     this.helpReturn = document.activeElement;
     this.ui.help.hidden = false;
     this.ui["help-close"].focus();
