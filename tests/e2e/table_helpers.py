@@ -100,7 +100,8 @@ def outside_viewport(page: Page) -> list[str]:
             // A hand card's own lift (translateY) may take it a few pixels up; it must
             // still be on screen.
             if (r.left < 0 || r.top < 0 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || !r.width)
-              bad.push(`${el.dataset.card || el.dataset.action || el.dataset.color || el.dataset.testid || el.className}`
+              bad.push(`${el.dataset.card || el.dataset.action || el.dataset.color
+                          || el.dataset.testid || el.className}`
                        + ` at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
           }
           if (document.documentElement.scrollWidth > vw) bad.push('the page scrolls sideways');
@@ -134,7 +135,8 @@ def bars(players: list[Player], step: str) -> list[str]:
             player.page.set_viewport_size(size)
             player.page.wait_for_timeout(80)
             label = "phone" if size is PHONE else "desktop"
-            problems += [f"{step} {player.name} {label}: {p}" for p in outside_viewport(player.page)]
+            found = outside_viewport(player.page)
+            problems += [f"{step} {player.name} {label}: {p}" for p in found]
         player.page.set_viewport_size(player.size)
     return problems
 

@@ -90,7 +90,29 @@ def test_the_settlement_says_who_dobond_whom_on_which_card_and_the_button_stays_
             )
         # alice acts, bob waits: both at both sizes.
         assert bars([a, b], "start") == []
+        # Item 8: the room's name is whole in the table's bar on a phone.
+        title = a.page.locator(".tbar-title")
+        assert title.evaluate("e => e.scrollWidth <= e.clientWidth"), "the room name is cut"
+        # Item 8: a refusal explains without a rule id ("(R4.1)").
+        b.page.get_by_test_id("hand").locator("[data-card=R4]").click()
+        expect(b.page.locator("[data-role=toast]")).to_have_text("あなたの番ではありません")
+        # Item 8: bob leaves (every socket closed): alice is told; he comes back.
+        b.page.goto("about:blank")
+        expect(a.page.locator("[data-role=log]")).to_contain_text("bob left the table")
+        b.page.goto(url)
+        expect(a.page.locator("[data-role=log]")).to_contain_text("bob is back")
+        # Item 7: the keyboard help keeps the focus while open.
+        a.page.locator("body").click(position={"x": 5, "y": 300})
+        a.page.keyboard.press("?")
+        for _ in range(4):
+            a.page.keyboard.press("Tab")
+            assert a.page.evaluate("!!document.activeElement.closest('[data-role=help]')")
+        a.page.keyboard.press("Escape")
+        expect(a.page.locator("[data-role=help]")).to_be_hidden()
         act([a, b], room, a.page.get_by_test_id("hand").locator("[data-card=Y9]").click)
+        # Item 7: a screen reader hears the play in words, not only whose turn it is.
+        expect(b.page.get_by_test_id("spoken")).to_contain_text("aliceが黄9を出した（9点）")
+        expect(a.page.get_by_test_id("spoken")).to_contain_text("You played yellow 9 (9 pts)")
         expect(b.page.locator(".chance-dobon")).to_be_visible()
         assert bars([a, b], "dobon chance") == []
         act([a, b], room, b.page.get_by_test_id("actions").locator("[data-action=dobon]").click)
@@ -108,6 +130,12 @@ def test_the_settlement_says_who_dobond_whom_on_which_card_and_the_button_stays_
         expect(b.page.get_by_test_id("settlement")).to_contain_text("alice → bob  29点（T × 1）")
         # Negative totals with a true minus, as on every other page.
         expect(a.page.get_by_test_id("settlement")).to_contain_text("−29")
+        # Item 7: the keyboard is at the owner's next-game button, not 26 Tabs away.
+        a.page.wait_for_function("document.activeElement.dataset.testid === 'next-game'")
+        # Item 8: a reload keeps the log.
+        b.page.reload()
+        expect(b.page.locator("[data-role=log]")).to_contain_text("aliceが黄9を出した")
+        expect(b.page.get_by_test_id("settlement")).to_be_visible()
 
         # Item 2: the owner's button inside the panel's visible box and the viewport.
         for size in (PHONE, DESKTOP):
@@ -116,8 +144,9 @@ def test_the_settlement_says_who_dobond_whom_on_which_card_and_the_button_stays_
             inside = a.page.evaluate(
                 """() => {
                   window.scrollTo(0, 0);
-                  const box = document.querySelector('[data-testid=settlement]').getBoundingClientRect();
-                  const b = document.querySelector('[data-testid=next-game]').getBoundingClientRect();
+                  const rect = (id) => document.querySelector(`[data-testid=${id}]`)
+                    .getBoundingClientRect();
+                  const box = rect('settlement'), b = rect('next-game');
                   return b.top >= box.top && b.bottom <= box.bottom && b.bottom <= innerHeight
                          && b.right <= innerWidth && b.width > 0;
                 }"""
@@ -202,8 +231,9 @@ def test_stamps_are_sent_seen_limited_and_kept_from_watchers(
         # By alice's seat: the bubble's middle is over her plate.
         near = b.page.evaluate(
             """() => {
-              const s = document.querySelector('.stamp-bubble[data-from=alice]').getBoundingClientRect();
-              const p = document.querySelector('.seat-plate[data-name=alice]').getBoundingClientRect();
+              const rect = (sel) => document.querySelector(sel).getBoundingClientRect();
+              const s = rect('.stamp-bubble[data-from=alice]');
+              const p = rect('.seat-plate[data-name=alice]');
               const x = s.left + s.width / 2;
               return x >= p.left && x <= p.right && Math.abs(s.bottom - p.top) < 30;
             }"""
@@ -263,3 +293,66 @@ def test_the_settings_page_turns_stamps_off(tmp_path: Path, browser: Browser, al
         assert room.stamps_enabled is False
         expect(a.page.get_by_test_id("stamps")).to_be_hidden()
         a.page.context.close()
+
+
+SHARE_STUB = """
+window.__shared = [];
+Object.defineProperty(navigator, "share", {
+  configurable: true,
+  value: (data) => { window.__shared.push(data); return Promise.resolve(); },
+});
+"""
+
+
+def test_a_new_room_invites_from_the_top_with_copy_share_and_a_code_in_any_case(
+    tmp_path: Path, browser: Browser, alice, mallory
+):
+    """Item 4: the invite of a new room right under the table (it was 1,950 px down),
+    copy and share buttons, and a short code that works typed in lower case."""
+    require_stack()
+    out = shots(tmp_path)
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        base = f"http://127.0.0.1:{port}"
+        for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+            a = english(open_player(browser, port, alice, "alice", size, "en-US"), port)
+            a.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+            a.page.add_init_script(SHARE_STUB)
+            a.page.goto(f"{base}/rooms/new/")
+            a.page.get_by_label("Name").fill(f"Friends {label}")
+            a.page.locator("main form button[type=submit]").first.click()
+            expect(a.page.get_by_test_id("live-table")).to_be_visible()
+            # Item 8: the page's message goes to the table's toast, not over the top seat.
+            expect(a.page.locator("[data-role=toast]")).to_contain_text("is ready")
+            expect(a.page.locator(".messages")).to_have_count(0)
+            invite = a.page.get_by_test_id("invite")
+            # One screen below the table at most, before the room's panel.
+            top = invite.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
+            assert top < 1.2 * size["height"], top
+            a.page.get_by_test_id("invite-jump").click()
+            expect(invite).to_be_in_viewport()
+            copy = a.page.get_by_test_id("copy-invite")
+            expect(copy).to_be_visible()
+            copy.click()
+            expect(copy).to_have_text("Copied")
+            url = a.page.get_by_test_id("invite-url").input_value()
+            assert a.page.evaluate("navigator.clipboard.readText()") == url
+            a.page.get_by_test_id("share-invite").click()
+            shared = a.page.evaluate("window.__shared")
+            assert shared and shared[0]["url"] == url
+            code = a.page.get_by_test_id("invite-code").inner_text()
+            assert len(code) == 8 and code == code.upper()
+            a.page.screenshot(path=str(out / f"24-invite-{label}.png"))
+            no_errors(a)
+            a.page.context.close()
+
+        # Typed in lower case on a phone, in Japanese: in.
+        m = open_player(browser, port, mallory, "mallory", PHONE)
+        m.page.goto(f"{base}/join/")
+        m.page.locator("input[name=code]").fill(code.lower())
+        m.page.locator("main form button[type=submit]").first.click()
+        expect(m.page.get_by_test_id("live-table")).to_be_visible()
+        expect(m.page.get_by_test_id("sit-prompt")).to_be_visible()
+        m.page.screenshot(path=str(out / "24-joined-by-lower-case-phone.png"))
+        no_errors(m)
+        m.page.context.close()
