@@ -47,7 +47,7 @@ export function sendStamp(app, id) {
 
 /** Where `username`'s stamp shows: their plate, your own bar, or the felt's top. */
 function anchorOf(app, username) {
-  if (username === app.me) return { box: app.ui.me, named: false };
+  if (username === app.me) return { box: app.ui["me-name"], named: false };
   const plate = [...app.ui.players.querySelectorAll(".seat-plate")].find((p) => p.dataset.name === username);
   return plate ? { box: plate, named: false } : { box: null, named: true };
 }
