@@ -109,20 +109,25 @@ _CODE_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 def find_room_by_code(text: str) -> Room | None:
     """The room an invite code names. Accepts a pasted invite link as well as the code."""
-    candidates = _CODE_RE.findall(text.strip())
-    # The code is the last path segment of the link, or the whole text.
-    return room_for_code(candidates[-1] if candidates else "")
+    text = text.strip()
+    candidates = _CODE_RE.findall(text)
+    if not candidates:
+        return None
+    # The code is the last path segment of a link, or the whole text (typed as two
+    # groups with a space between them, perhaps).
+    return room_for_code(candidates[-1] if "/" in text else "".join(candidates))
 
 
 def room_for_code(code: str) -> Room | None:
     """The room whose current invite code is `code`. Codes made since issue 21 are upper
-    case (Room.new_invite_code), so they are found however they are typed; an older
-    mixed-case code must match exactly, as before, until its owner replaces it."""
+    case without hyphens (Room.new_invite_code), so they are found however they are
+    typed; an older mixed-case code must match exactly, as before, until rotated."""
     if not code:
         return None
     room = Room.objects.filter(invite_code=code).first()
-    if room is None and code.upper() != code:
-        room = Room.objects.filter(invite_code=code.upper()).first()
+    normalised = code.upper().replace("-", "")
+    if room is None and normalised != code:
+        room = Room.objects.filter(invite_code=normalised).first()
     return room
 
 

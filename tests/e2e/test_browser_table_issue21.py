@@ -340,7 +340,7 @@ def test_a_new_room_invites_from_the_top_with_copy_share_and_a_code_in_any_case(
             shared = a.page.evaluate("window.__shared")
             assert shared and shared[0]["url"] == url
             code = a.page.get_by_test_id("invite-code").inner_text()
-            assert len(code) == 8 and code == code.upper()
+            assert len(code) == 11 and code[5] == "-" and code == code.upper()
             a.page.screenshot(path=str(out / f"24-invite-{label}.png"))
             no_errors(a)
             a.page.context.close()

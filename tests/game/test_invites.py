@@ -144,20 +144,24 @@ def test_a_session_from_before_invites_carried_their_code_sees_nothing(
 # -- issue 21: short, unambiguous, case-insensitive codes; old codes keep working ----------
 
 
-def test_new_codes_are_eight_unambiguous_upper_case_symbols(alice):
+def test_new_codes_are_ten_unambiguous_upper_case_symbols(alice):
     import re
 
     codes = {rooms.create_room(alice, name=f"r{i}").invite_code for i in range(40)}
     assert len(codes) == 40
     for code in codes:
-        assert re.fullmatch(r"[A-HJKMNP-Z2-9]{8}", code), code
+        assert re.fullmatch(r"[A-HJKMNP-Z2-9]{10}", code), code
         assert not set(code) & set("0O1lIL")
 
 
 def test_a_new_code_typed_in_lower_case_finds_the_room(client, private_room, mallory):
     code = private_room.invite_code
+    shown = private_room.invite_code_display
+    assert shown == f"{code[:5]}-{code[5:]}"
+    for typed in (shown, shown.lower(), f"{code[:5].lower()} {code[5:]}"):
+        assert rooms.find_room_by_code(typed) == private_room, typed
     client.force_login(mallory)
-    response = client.post(reverse("game:join_by_code"), {"code": f"  {code.lower()} "})
+    response = client.post(reverse("game:join_by_code"), {"code": f"  {shown.lower()} "})
     assert response.status_code == 302
     assert client.get(response.url).url == private_room.get_absolute_url()
     assert client.get(private_room.get_absolute_url()).status_code == 200
@@ -176,7 +180,7 @@ def test_an_old_mixed_case_code_keeps_working_until_rotated(client, private_room
     rooms.rotate_invite_code(private_room, alice)
     assert rooms.find_room_by_code("E-XWjxo4ZTl5") is None
     private_room.refresh_from_db()
-    assert len(private_room.invite_code) == 8
+    assert len(private_room.invite_code) == 10
 
 
 def test_a_new_room_shows_its_invite_under_the_table_with_copy_and_share(client, alice):
