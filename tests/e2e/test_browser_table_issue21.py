@@ -135,6 +135,11 @@ def test_the_settlement_says_who_dobond_whom_on_which_card_and_the_button_stays_
         b.page.reload()
         expect(b.page.locator("[data-role=log]")).to_contain_text("aliceが黄9を出した")
         expect(b.page.get_by_test_id("settlement")).to_be_visible()
+        # ... and the settlement still says why, with the caught card.
+        expect(b.page.get_by_test_id("settle-how")).to_have_text("bobがaliceの黄9にドボン！")
+        expect(
+            b.page.get_by_test_id("settlement").locator("tbody tr").first.locator(".settle-points")
+        ).to_have_text("11 + 9 = 20")
 
         # Item 2: the owner's button inside the panel's visible box and the viewport.
         for size in (PHONE, DESKTOP):

@@ -54,6 +54,7 @@ export class TableApp {
 
   start() {
     this.restoreLog();
+    this.restoreSettlement();
     this.socket.connect();
   }
 
@@ -137,7 +138,7 @@ export class TableApp {
     this.keepSelection();
     for (const event of events) this.log(event);
     const finished = events.find((e) => e.type === "finished");
-    if (finished) this.finishedHands = { game: message.game, hands: finished.hands };
+    if (finished) this.keepSettlement(message, finished.hands);
     this.render();
     this.animate(events, events.length <= 4);
     this.announce(old, message, events);
@@ -313,6 +314,23 @@ export class TableApp {
       const items = [...this.ui.log.children].map((li) => [li.className, li.textContent]);
       sessionStorage.setItem(this.logKey(), JSON.stringify(items));
     } catch { /* private mode or full: the log just starts empty next time */ }
+  }
+
+  /** What only the finished game's own frame says (hands, the dobon, the caught play),
+   * kept for this tab: after a reload the settlement comes from the room's last result,
+   * which has the points but not these. */
+  keepSettlement(message, hands) {
+    const view = message.view || {};
+    this.finishedHands = { game: message.game, hands, dobon: view.dobon || null, lastPlay: view.last_play || null };
+    try {
+      sessionStorage.setItem(`dobon-settle-${this.root.dataset.roomId}-${this.me}`, JSON.stringify(this.finishedHands));
+    } catch { /* the settlement after a reload just says less */ }
+  }
+
+  restoreSettlement() {
+    try {
+      this.finishedHands = JSON.parse(sessionStorage.getItem(`dobon-settle-${this.root.dataset.roomId}-${this.me}`) || "null");
+    } catch { this.finishedHands = null; }
   }
 
   logKey() { return `dobon-log-${this.root.dataset.roomId}-${this.me}`; }

@@ -18,9 +18,9 @@ export function settlementData(app) {
   const last = app.room && app.room.last_result;
   if (!view && last && last.result) {
     const names = (last.result.players || []).map((p) => p.username);
-    const cached = app.finishedHands && app.finishedHands.game === last.game ? app.finishedHands.hands : [];
-    return { result: last.result, names, hands: cached, url: last.url || null, game: last.game,
-      match: last.match || null };
+    const kept = app.finishedHands && app.finishedHands.game === last.game ? app.finishedHands : {};
+    return { result: last.result, names, hands: kept.hands || [], url: last.url || null, game: last.game,
+      match: last.match || null, dobon: kept.dobon, lastPlay: kept.lastPlay };
   }
   return null;
 }
