@@ -63,6 +63,13 @@ def act(players, room: Room, action) -> None:
     wait_version(players, version)
 
 
+def close(*players) -> None:
+    """Close pages whose CSP route may still be fetching (a script of the last page)."""
+    for p in players:
+        p.page.context.unroute_all(behavior="ignoreErrors")
+        p.page.context.close()
+
+
 def no_errors(*players) -> None:
     for p in players:
         assert p.errors == [] and p.csp_violations() == [], (p.name, p.errors)
@@ -160,8 +167,7 @@ def test_the_settlement_says_who_dobond_whom_on_which_card_and_the_button_stays_
         shoot(a, out, "21-settlement-en")
         shoot(b, out, "21-settlement-ja")
         no_errors(a, b)
-        for p in (a, b):
-            p.page.context.close()
+        close(a, b)
 
 
 def test_a_hand_of_twenty_cards_shows_every_card_at_both_sizes(
@@ -199,7 +205,7 @@ def test_a_hand_of_twenty_cards_shows_every_card_at_both_sizes(
             a.page.screenshot(path=str(out / f"22-twenty-cards-{label}.png"))
         assert bars([a], "twenty cards") == []
         no_errors(a)
-        a.page.context.close()
+        close(a)
 
 
 def test_stamps_are_sent_seen_limited_and_kept_from_watchers(
@@ -265,8 +271,7 @@ def test_stamps_are_sent_seen_limited_and_kept_from_watchers(
         expect(w.page.locator("[data-role=toast]")).to_contain_text("観戦")
         shoot(w, out, "23-stamp-watcher")
         no_errors(a, b, w)
-        for p in (a, b, w):
-            p.page.context.close()
+        close(a, b, w)
 
         # The room setting: off, and the bar is gone for everyone.
         Room.objects.filter(pk=room.pk).update(stamps_enabled=False)
@@ -277,7 +282,7 @@ def test_stamps_are_sent_seen_limited_and_kept_from_watchers(
         c.page.evaluate("window.dobonTable.socket.send({type: 'stamp', stamp: 'nice'})")
         expect(c.page.locator("[data-role=toast]")).to_contain_text("オフ")
         no_errors(c)
-        c.page.context.close()
+        close(c)
 
 
 def test_the_settings_page_turns_stamps_off(tmp_path: Path, browser: Browser, alice, settings):
@@ -296,7 +301,7 @@ def test_the_settings_page_turns_stamps_off(tmp_path: Path, browser: Browser, al
         room.refresh_from_db()
         assert room.stamps_enabled is False
         expect(a.page.get_by_test_id("stamps")).to_be_hidden()
-        a.page.context.close()
+        close(a)
 
 
 SHARE_STUB = """
@@ -348,7 +353,7 @@ def test_a_new_room_invites_from_the_top_with_copy_share_and_a_code_in_any_case(
             assert len(code) == 11 and code[5] == "-" and code == code.upper()
             a.page.screenshot(path=str(out / f"24-invite-{label}.png"))
             no_errors(a)
-            a.page.context.close()
+            close(a)
 
         # Typed in lower case on a phone, in Japanese: in.
         m = open_player(browser, port, mallory, "mallory", PHONE)
@@ -359,4 +364,4 @@ def test_a_new_room_invites_from_the_top_with_copy_share_and_a_code_in_any_case(
         expect(m.page.get_by_test_id("sit-prompt")).to_be_visible()
         m.page.screenshot(path=str(out / "24-joined-by-lower-case-phone.png"))
         no_errors(m)
-        m.page.context.close()
+        close(m)
