@@ -21,8 +21,24 @@ MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
 
 
+# Invite codes people read aloud and type on a phone: no 0/O, 1/I/L, upper case only,
+# shown in two groups of five (ABCDE-FGHJK); typed in lower case, with or without the
+# hyphen or a space, they are still found (game.services.rooms.find_room_by_code).
+# 10 of 31 symbols ≈ 2**49.5: short to type, still not worth guessing. Rooms made before
+# this keep their 12-character mixed-case code until it is rotated.
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 10
+
+
 def new_invite_code() -> str:
-    return secrets.token_urlsafe(9)
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def invite_code_display(code: str) -> str:
+    """"ABCDEFGHJK" → "ABCDE-FGHJK"; an older code as it is."""
+    if len(code) == INVITE_LENGTH and all(c in INVITE_ALPHABET for c in code):
+        return f"{code[:5]}-{code[5:]}"
+    return code
 
 
 class CpuLevel(models.TextChoices):
@@ -72,6 +88,8 @@ class Room(models.Model):
         validators=[MinValueValidator(MIN_TIMEOUT), MaxValueValidator(MAX_TIMEOUT)],
     )
     is_public = models.BooleanField(_("public"), default=True)
+    # Quick reactions at the table (game/services/stamps.py); the owner may turn them off.
+    stamps_enabled = models.BooleanField(_("stamps"), default=True)
     invite_code = models.CharField(
         _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
     )
@@ -102,6 +120,10 @@ class Room(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game:room", kwargs={"room_id": self.pk})
+
+    @property
+    def invite_code_display(self) -> str:
+        return invite_code_display(self.invite_code)
 
     @property
     def next_rate(self) -> int:

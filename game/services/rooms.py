@@ -113,10 +113,26 @@ _CODE_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 def find_room_by_code(text: str) -> Room | None:
     """The room an invite code names. Accepts a pasted invite link as well as the code."""
-    candidates = _CODE_RE.findall(text.strip())
-    # The code is the last path segment of the link, or the whole text.
-    code = candidates[-1] if candidates else ""
-    return Room.objects.filter(invite_code=code).first() if code else None
+    text = text.strip()
+    candidates = _CODE_RE.findall(text)
+    if not candidates:
+        return None
+    # The code is the last path segment of a link, or the whole text (typed as two
+    # groups with a space between them, perhaps).
+    return room_for_code(candidates[-1] if "/" in text else "".join(candidates))
+
+
+def room_for_code(code: str) -> Room | None:
+    """The room whose current invite code is `code`. Codes made since issue 21 are upper
+    case without hyphens (Room.new_invite_code), so they are found however they are
+    typed; an older mixed-case code must match exactly, as before, until rotated."""
+    if not code:
+        return None
+    room = Room.objects.filter(invite_code=code).first()
+    normalised = code.upper().replace("-", "")
+    if room is None and normalised != code:
+        room = Room.objects.filter(invite_code=normalised).first()
+    return room
 
 
 # -- checks ------------------------------------------------------------------------------
@@ -168,6 +184,7 @@ def create_room(
     seat_count: int = DEFAULT_SEATS,
     timeout_seconds: int = DEFAULT_TIMEOUT,
     is_public: bool = True,
+    stamps_enabled: bool = True,
 ) -> Room:
     """Create a room and seat its owner at seat 0 (R3.2 counts from the owner), within
     the account's limits (`check_room_allowance`)."""
@@ -184,6 +201,7 @@ def create_room(
             seat_count=seat_count,
             timeout_seconds=timeout_seconds,
             is_public=is_public,
+            stamps_enabled=stamps_enabled,
         )
         Membership.objects.create(room=room, user=owner, seat_index=0)
     return room
@@ -294,6 +312,7 @@ def update_room_settings(
     seat_count: int,
     timeout_seconds: int,
     is_public: bool,
+    stamps_enabled: bool = True,
 ) -> Room:
     """The owner changes the room between games. Seats cannot vanish under people."""
     name = name.strip()
@@ -314,6 +333,7 @@ def update_room_settings(
         turned_private = room.is_public and not is_public
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
+        room.stamps_enabled = stamps_enabled
         room.save()
         if turned_private:
             access.notify_access_changed(room.pk)

@@ -61,6 +61,17 @@ def signed(value: int | None) -> str:
     return f"+{value}" if value > 0 else ("±0" if value == 0 else f"−{-value}")
 
 
+@register.filter
+def signed_average(value: float | None) -> str:
+    """An average with one decimal, signed as `signed` writes whole numbers (−3.5)."""
+    if value is None:
+        return "—"
+    text = f"{abs(float(value)):.1f}"
+    if text == "0.0":
+        return "±0.0"
+    return f"+{text}" if value > 0 else f"−{text}"
+
+
 @register.inclusion_tag("game/history/_standings_panel.html", takes_context=True)
 def standings_panel(context: dict[str, Any], room: Room) -> dict[str, Any]:
     """The room page's standings: the same rule as the history page for who may read."""
