@@ -111,8 +111,8 @@ def revoke_token(user: User, token_id: int) -> ApiToken:
 
 def notify_revoked(user_id: int, token_id: int) -> None:
     """Every socket of the user hears it; those opened with this token close."""
-    from game.services import sender  # game depends on accounts, not back
-    from game.services.play import user_group
+    from game.live import sender  # game depends on accounts, not back
+    from game.live.groups import user_group
 
     try:
         sender.send([(user_group(user_id), {"type": "token.revoked", "token": token_id})])

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from accounts import throttle
 from accounts.forms import LOOK_ALIKE_MESSAGE, SignupForm
 from accounts.models import User
-from game import selectors
+from game.history import selectors
 
 
 def _safe_next(request: HttpRequest) -> str:

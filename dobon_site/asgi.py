@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Without a broker (the laptop default) the process also runs the timeout clock
-(game/scheduler.py); with Celery, `celery worker` and one `celery beat` do.
+(game/clock/scheduler.py); with Celery, `celery worker` and one `celery beat` do.
 """
 
 import os
@@ -19,15 +19,15 @@ from django.conf import settings  # noqa: E402
 
 from accounts.token_auth import BearerRouter, TokenAuthMiddleware  # noqa: E402
 from dobon_site.security import SiteOriginValidator  # noqa: E402
-from game.routing import websocket_urlpatterns  # noqa: E402
-from game.scheduler import StartSchedulerMiddleware  # noqa: E402
-from game.transport import TransportProbe  # noqa: E402
+from game.clock.scheduler import StartSchedulerMiddleware  # noqa: E402
+from game.live.routing import websocket_urlpatterns  # noqa: E402
+from game.live.transport import TransportProbe  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # TransportProbe first, before the session middleware wraps `send`: the
-        # sockets' send-buffer bound needs daphne's transport (game/transport.py).
+        # sockets' send-buffer bound needs daphne's transport (game/live/transport.py).
         # Program clients (Authorization: Bearer) sign in by token, without the origin
         # check or a session; browsers by session cookie, with origins compared by
         # scheme, host and port (DOBON_WS_ALLOWED_ORIGINS; accounts/token_auth.py).

@@ -199,7 +199,7 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Celery: only used when a broker is configured. Without one, the ASGI process runs
-# the same expiry function from an in-process scheduler (game/scheduler.py).
+# the same expiry function from an in-process scheduler (game/clock/scheduler.py).
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -211,9 +211,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 # published per move. A sweep nobody picked up within its period is superseded by the
 # next one: expire it rather than let sweeps queue up.
 DOBON_SWEEP_SECONDS = float(env_str("DOBON_SWEEP_SECONDS", "0.25"))
-# Beat runs the sweep in its own process (game/beat.py) rather than publishing a task.
+# Beat runs the sweep in its own process (game/clock/beat.py) rather than publishing a task.
 if env_bool("DOBON_SWEEP_IN_BEAT", default=True):
-    CELERY_BEAT_SCHEDULER = "game.beat:SweepingScheduler"
+    CELERY_BEAT_SCHEDULER = "game.clock.beat:SweepingScheduler"
 CELERY_BEAT_SCHEDULE = {
     "expire-due-games": {
         "task": "game.tasks.expire_due_games_task",

@@ -11,5 +11,7 @@ class GameConfig(AppConfig):
             instrument,
             signals,  # noqa: F401 (connects the receivers)
         )
+        from game.services import wiring
 
+        wiring.connect()  # who reacts when a game changes (game/services/changes.py)
         instrument.install()  # only under the load benchmark (DOBON_BENCH_COUNTERS_DIR)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from game.services import play
+from game.services import clock
 
 
 @shared_task(ignore_result=True)
 def expire_due_games_task() -> int:
     """Beat, every DOBON_SWEEP_SECONDS: every running game whose deadline has passed."""
-    return play.expire_due_games()
+    return clock.expire_due_games()

@@ -1,7 +1,7 @@
 """Access that follows changes: tell open sockets when who-may-see-what changed.
 
 Sent after the change commits, to the groups the live table's sockets are in
-(game/consumers.py handles each message type):
+(game/live/consumers.py handles each message type):
 
 - `access.check` to a room's group: the room's access rule changed (it turned private,
   its invite code was rotated); every socket re-checks its user and closes with 4408
@@ -23,7 +23,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from game.services import sender
+from game.live import sender
+from game.live.groups import room_group, user_group
+from game.services.invites import invited_room_ids
 
 log = logging.getLogger(__name__)
 
@@ -31,30 +33,23 @@ CLOSE_ACCESS_REVOKED = 4408
 CLOSE_SESSION_ENDED = 4401
 
 
-def _groups() -> Any:
-    # play imports rooms, which imports this module: look the group names up late.
-    from game.services import play
-
-    return play
-
-
 def notify_access_changed(room_id: int) -> None:
     """After commit: every socket of the room re-checks whether its user may still see it."""
     message = {"type": "access.check", "room": room_id}
-    transaction.on_commit(lambda: _send(_groups().room_group(room_id), message))
+    transaction.on_commit(lambda: _send(room_group(room_id), message))
 
 
 def notify_removed(room_id: int, user_id: int) -> None:
     """After commit: the removed user's sockets in this room close."""
     message = {"type": "access.revoked", "room": room_id}
-    transaction.on_commit(lambda: _send(_groups().user_group(user_id), message))
+    transaction.on_commit(lambda: _send(user_group(user_id), message))
 
 
 def notify_session_ended(user_id: int, session_key: str | None) -> None:
     """After commit: the sockets of this session (or of every session of the user, when
     `session_key` is None) close."""
     message = {"type": "session.ended", "session_key": session_key}
-    transaction.on_commit(lambda: _send(_groups().user_group(user_id), message))
+    transaction.on_commit(lambda: _send(user_group(user_id), message))
 
 
 def session_matches(message: dict[str, Any], session_key: str | None) -> bool:
@@ -75,7 +70,5 @@ def current_invites(session_key: str | None) -> dict[int, str]:
     own copy of its session was read when it connected)."""
     if not session_key:
         return {}
-    from game.services import rooms
-
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    return rooms.invited_room_ids(store)
+    return invited_room_ids(store)

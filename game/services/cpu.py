@@ -1,7 +1,7 @@
 """CPU players at a live table: when they act, what they see, how their moves go in.
 
 A CPU seat has no login and no socket. It acts through the same locked path as a
-person's move (`play._apply`, then `play.do_save`), and it is woken by the same
+person's move (`play.apply_action`, then `play.do_save`), and it is woken by the same
 deadline machinery as the R14 timeouts, so there are no extra threads or processes and
 nothing sleeps in a request:
 
@@ -9,7 +9,7 @@ nothing sleeps in a request:
   (`DELAY_TURN`; `DELAY_CHANCE`, shorter, for cut-ins, dobons and returns so that it can
   take a chance before the window closes). The earliest becomes `Game.cpu_due`, and
   `Game.next_deadline` is the earlier of that and the engine's own deadline.
-- The sweep (`play.expire_due_games`, the one clock) finds the game due and, under the
+- The sweep (`clock.expire_due_games`, the one clock) finds the game due and, under the
   row lock, calls `run_due`: due timeouts first (`advance(now)`), then
   the CPU seats in the order of their delays ask their policy; the first action one
   returns is applied and saved as the next version, which plans the next CPU move.
@@ -148,7 +148,7 @@ def run_due(game: Game, now: float) -> Outcome | None:
     When nothing changed (every CPU chose to wait, or failed), only `cpu_due` is
     cleared: this version's CPUs are not asked again, and the engine's clock goes on."""
     engine = Engine.from_dict(game.state)
-    seats = play._seats_of(game)
+    seats = play.seats_of(game)
     events = engine.advance(now)
     step: dict[str, Any] = {"now": now}  # the version's input, for replays (history)
     program_due = None
@@ -197,7 +197,7 @@ def _first_cpu_move(
         if action is None:
             continue
         try:
-            return CpuMove(turn.seat, action, play._apply(engine, turn.seat, action, now))
+            return CpuMove(turn.seat, action, play.apply_action(engine, turn.seat, action, now))
         except play.PlayError as exc:  # the engine refused: a policy bug, logged
             log.error("CPU %s in game %s seat %s played %r: refused (%s)",
                       turn.level, game.pk, turn.seat, action, exc.code)

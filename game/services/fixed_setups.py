@@ -63,7 +63,7 @@ def start_fixed_game(
             seed=setup.seed,
         )
         game, seats = play.do_create_game(room, by, seated, engine)
-        events = play._initial_events(engine)
+        events = play.initial_events(engine)
         play.do_append_events(game, events)
         game.save(update_fields=["event_count"])
         change = play.TableChange(

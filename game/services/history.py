@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db.models import Q
 
-from game.history_models import DobonTally, PlayerStats, RoomStanding
 from game.models import Game, GamePlayer, Membership, Room
+from game.models.history import DobonTally, PlayerStats, RoomStanding
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser

@@ -34,15 +34,15 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from game.history_present import RESULT_KINDS
-from game.match_models import (
+from game.history.present import RESULT_KINDS
+from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room, player_name
+from game.models.matches import (
     MAX_GAMES,
     MAX_PROGRAM_TIMEOUT,
     MIN_GAMES,
     MIN_PROGRAM_TIMEOUT,
     Match,
 )
-from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room, player_name
 from game.services import panel, play, rooms
 
 if TYPE_CHECKING:
@@ -146,8 +146,9 @@ def do_end(match: Match, status: str) -> None:
 # -- one game after the other ---------------------------------------------------------------------
 
 
-def do_game_finished(game: Game) -> None:
-    """Under the finishing game's lock: count it; the last one ends the match."""
+def do_game_finished(game: Game, *_result: Any) -> None:
+    """Under the finishing game's lock: count it; the last one ends the match. (The
+    `finished` hook also passes the engine, seats and summary: not needed here.)"""
     if game.match_id is None:
         return
     match = Match.objects.select_for_update().get(pk=game.match_id)
@@ -325,7 +326,7 @@ def program_move(
         action = auto_action(engine.legal_actions(clock.seat), rng)
         if action is not None:
             return ProgramMove(clock.seat, action,
-                               play._apply(engine, clock.seat, action, now)), None
+                               play.apply_action(engine, clock.seat, action, now)), None
     return None, None
 
 

@@ -20,8 +20,9 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import translation
 
+from game.live import sender
+from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
-from game.services import sender
 
 log = logging.getLogger(__name__)
 
@@ -103,11 +104,6 @@ def result_in_active_language(
         return result
     players = _cpus_renamed(result["players"], "room_seat", {} if renamed is None else renamed)
     return {**result, "players": players}
-
-
-def room_group(room_id: int) -> str:
-    """Every socket of the room: the room panel, presence."""
-    return f"room.{room_id}"
 
 
 def game_url(game_id: int) -> str:

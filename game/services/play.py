@@ -4,8 +4,8 @@ Every change is one short transaction: lock the game row (`select_for_update`), 
 the engine from `Game.state`, apply what is due (`advance(now)`) and then the action,
 save the state with `version + 1` and its next deadline, append the events. Pushes are
 sent only after the commit (`transaction.on_commit`). Timeouts need no message per
-move: the sweep (`expire_due_games`, Celery beat or the in-process scheduler) finds due
-games by the indexed `Game.next_deadline`. No lock is held while anything is awaited,
+move: the sweep (game/services/clock.py, run by Celery beat or the in-process scheduler)
+finds due games by the indexed `Game.next_deadline`. No lock is held while anything is awaited,
 and no game state lives in process memory: any daphne process or Celery worker can
 serve any room.
 
@@ -16,7 +16,7 @@ input everywhere (`now`, unix seconds; engine time is unix time too).
 Privacy: a seat's payload is built from `engine.view(seat)` and the events whose `to`
 is that seat or nobody, and goes only to that seat's user group. The room's watchers
 group gets the spectator view (`view(None)`) and public events; the room group only
-the room panel and presence (game/services/panel.py, game/presence.py). Nothing else
+the room panel and presence (game/services/panel.py, game/live/presence.py). Nothing else
 leaves this module.
 """
 
@@ -40,11 +40,13 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 
+from game.live import sender
+from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import cpu, history, matches, panel, rooms, sender
+from game.services import changes, panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -59,7 +61,6 @@ ACTION_TYPES = frozenset(
     {"play", "draw", "pass", "color", "dobon", "return", "decline"}
 )
 # The beat sweep handles at most this many games per run; the rest wait one second.
-SWEEP_BATCH = 500
 
 
 # -- errors ------------------------------------------------------------------------------
@@ -92,24 +93,12 @@ class NotRoomOwner(PlayError, PermissionDenied):
 # -- time and groups -----------------------------------------------------------------------
 
 
-def _now(now: float | None) -> float:
+def now_or(now: float | None) -> float:
     return time.time() if now is None else float(now)
 
 
 def to_datetime(ts: float | None) -> datetime | None:
     return None if ts is None else datetime.fromtimestamp(ts, tz=UTC)
-
-
-room_group = panel.room_group  # every socket of the room: the panel, presence
-
-
-def watch_group(room_id: int) -> str:
-    """The room's sockets that do not play the running game: the spectator view."""
-    return f"room.{room_id}.watch"
-
-
-def user_group(user_id: int) -> str:
-    return f"user.{user_id}"
 
 
 def _game_id(game_or_id: Game | int) -> int:
@@ -164,7 +153,7 @@ class TableChange:
 SEAT_FIELDS = ("seat", "user_id", "username", "room_seat_index", "cpu_level")
 
 
-def _seats_of(game: Game) -> list[Seat]:
+def seats_of(game: Game) -> list[Seat]:
     """The game's seats and whether each player still sits in the room, in one query.
     A CPU seat is present while a CPU still sits on its room seat."""
     locked = getattr(game, "seats_json", None)
@@ -202,7 +191,7 @@ def _seat(
     return Seat(seat, user_id, username, room_seat_index, present, kind, level)
 
 
-def _locked_with_seats(skip_locked: bool = False, **running: Any) -> Game | None:
+def locked_with_seats(skip_locked: bool = False, **running: Any) -> Game | None:
     """Lock the running game matching `running` and, on PostgreSQL, read its seats in
     the same statement (a JSON aggregate beside the row): one round trip instead of two
     on every move and every timeout. `skip_locked`: None when another worker holds it."""
@@ -348,7 +337,7 @@ def table_for(
     if game is None:
         return _state_message(None, None, None, None, info)
     engine = Engine.from_dict(game.state)
-    seats = _seats_of(game)
+    seats = seats_of(game)
     seat = next((s.seat for s in seats if s.user_id == user.pk), None)
     message = _state_message(game, engine, seat, seats, info)
     if since is not None and since[0] == game.pk and -1 <= since[1] < game.version:
@@ -420,7 +409,7 @@ def start_game(
 ) -> Game:
     """Start the next game of `room` (owner only, two seated members or more), as a
     game of `match` when given (game/services/matches.py)."""
-    now = _now(now)
+    now = now_or(now)
     with transaction.atomic():
         room = Room.objects.select_for_update().get(pk=room.pk)
         seated = list(room.memberships.select_related("user").order_by("seat_index"))
@@ -434,9 +423,9 @@ def start_game(
             now=now,
         )
         game, seats = do_create_game(room, by, seated, engine, match)
-        events = _initial_events(engine)
+        events = initial_events(engine)
         do_append_events(game, events)
-        cpu.do_schedule(game, engine, seats, now)
+        changes.plan(game, engine, seats, now, None)
         game.save(update_fields=["event_count", "cpu_due", "next_deadline"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
@@ -482,7 +471,7 @@ def do_create_game(
     return game, seats
 
 
-def _initial_events(engine: Engine) -> list[Event]:
+def initial_events(engine: Engine) -> list[Event]:
     """The event that opens the game (Game.new returns none of its own)."""
     return [
         {
@@ -512,10 +501,10 @@ def act_in_room(
     """`perform_action` on the room's running game (what a websocket client asks for).
     With `version` (the version the client decided on), a game that moved on since
     refuses the action as `stale`: the client's reason for it may be gone."""
-    now = _now(now)
+    now = now_or(now)
     action = check_action_shape(action)
     with transaction.atomic():
-        game = _locked_with_seats(room_id=room_id)
+        game = locked_with_seats(room_id=room_id)
         if game is None:
             raise PlayError("no_game")
         if version is not None and version != game.version:
@@ -532,7 +521,7 @@ def perform_action(
     refusal rolls everything back, those timeouts included: they are still due and the
     sweep applies them within its period, so a refusal changes nothing at all.
     """
-    now = _now(now)
+    now = now_or(now)
     action = check_action_shape(action)
     with transaction.atomic():
         return do_action(_lock_running(_game_id(game_or_id)), user, action, now)
@@ -540,18 +529,18 @@ def perform_action(
 
 def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) -> Outcome:
     """Under the row lock: due timeouts, then the action, then save (or raise)."""
-    _relax_commit()
-    seats = _seats_of(game)
+    relax_commit()
+    seats = seats_of(game)
     seat = check_seated(seats, user)
     engine = Engine.from_dict(game.state)
     events = engine.advance(now)
-    events += _apply(engine, seat, action, now)
+    events += apply_action(engine, seat, action, now)
     step = {"now": now, "seat": seat, "action": action}
     change = do_save(game, engine, events, now, seats, step=step)
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
-def _relax_commit() -> None:
+def relax_commit() -> None:
     """Opt-in (DOBON_ASYNC_COMMIT=true): let PostgreSQL acknowledge a commit before its
     WAL reaches the disk.
 
@@ -565,13 +554,13 @@ def _relax_commit() -> None:
 
 
 def _lock_running(game_id: int) -> Game:
-    game = _locked_with_seats(pk=game_id)
+    game = locked_with_seats(pk=game_id)
     if game is None:
         raise PlayError("no_game")
     return game
 
 
-def _apply(engine: Engine, seat: int, action: Action, now: float) -> list[Event]:
+def apply_action(engine: Engine, seat: int, action: Action, now: float) -> list[Event]:
     try:
         return list(engine.apply(seat, action, now))
     except IllegalAction as exc:
@@ -580,67 +569,6 @@ def _apply(engine: Engine, seat: int, action: Action, now: float) -> list[Event]
         # A malformed dict the shape check let through; the engine left the game as it was.
         log.warning("engine rejected malformed action %r: %r", action, exc)
         raise PlayError("bad_action") from exc
-
-
-def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
-    """The sweep (Celery beat every DOBON_SWEEP_SECONDS, or the in-process scheduler):
-    apply every timeout due `grace` seconds ago or earlier, one short transaction per
-    game, skipping rows another worker holds. Returns how many games changed.
-
-    It is the only clock: a move publishes no task, the sweep reads the indexed
-    `next_deadline` (one index scan when nothing is due)."""
-    now = _now(now)
-    matches.start_waiting()  # a match whose next game's start was lost
-    due_at = to_datetime(now - grace)
-    due = list(
-        Game.objects.filter(status=Game.Status.RUNNING, next_deadline__lte=due_at)
-        .order_by("next_deadline")
-        .values_list("pk", flat=True)[:SWEEP_BATCH]
-    )
-    changed = 0
-    for game_id in due:
-        try:
-            changed += _expire_chain(game_id, now, due_at)
-        except Exception:  # one broken game must not stop the others' clocks
-            log.exception("timeout sweep failed for game %s", game_id)
-    return changed
-
-
-# Versions one sweep may apply in a row to one game when each leaves the next one due at
-# once (CPU players in a match act without a pause).
-CHAIN_LIMIT = 100
-
-
-def _expire_chain(game_id: int, now: float, due_at: datetime | None) -> int:
-    """1 if the game changed: what is due, then what that made due at once, one short
-    transaction each, rather than one sweep period per move."""
-    changed = 0
-    for _ in range(CHAIN_LIMIT):
-        if not _expire_one(game_id, now, due_at):
-            break
-        changed = 1
-    return changed
-
-
-def _expire_one(game_id: int, now: float, due_at: datetime | None) -> int:
-    with transaction.atomic():
-        game = _locked_with_seats(skip_locked=True, pk=game_id, next_deadline__lte=due_at)
-        if game is None:  # another worker got there first (or holds the row right now)
-            return 0
-        return 1 if _advance_locked(game, now) is not None else 0
-
-
-def _advance_locked(game: Game, now: float) -> Outcome | None:
-    _relax_commit()
-    if cpu.is_due(game, now):
-        return cpu.run_due(game, now)
-    engine = Engine.from_dict(game.state)
-    deadline = engine.next_deadline
-    if deadline is None or deadline > now:
-        return None
-    events = engine.advance(now)
-    change = do_save(game, engine, events, now, step={"now": now})
-    return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
 
 
 def do_save(
@@ -656,11 +584,11 @@ def do_save(
     a finished game, and arrange the push for after the commit."""
     game.state = engine.to_dict()
     game.version += 1
-    seats = _seats_of(game) if seats is None else seats
+    seats = seats_of(game) if seats is None else seats
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
-    cpu.do_schedule(game, engine, seats, now, step)
+    changes.plan(game, engine, seats, now, step)
     do_append_events(game, events, step)
     game.save(
         update_fields=[
@@ -675,7 +603,7 @@ def do_save(
         room_info=info,
     )
     transaction.on_commit(lambda: notify_change(change))
-    matches.next_game_on_commit(game)  # after the push above: the end before the next start
+    changes.saved(game)  # after the push above: a match's next start follows the end
     return change
 
 
@@ -693,8 +621,7 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
             _seat_membership(game, s).update(points=F("points") + deltas[s.seat])
     streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
     Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
-    history.record_finished(game, engine, seats, summary)
-    matches.do_game_finished(game)
+    changes.finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
@@ -732,7 +659,7 @@ def do_append_events(
 
 def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None = None) -> Game:
     """Stop a running game without settlement (an admin's or owner's decision)."""
-    now = _now(now)
+    now = now_or(now)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.RUNNING:
@@ -742,7 +669,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         game.finished_at = to_datetime(now)
         game.version += 1
         who = getattr(by, "username", None)
-        matches.do_game_aborted(game)
+        changes.aborted(game)
         events = [{"type": "aborted", "to": None, "seat": None, "by": who}]
         do_append_events(game, events)
         game.save(
@@ -753,7 +680,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         room = Room.objects.select_related("owner").get(pk=game.room_id)
         change = TableChange(
             game.room_id, game.pk, game.number, game.version, game.status,
-            None, events, _seats_of(game), room_info=room_info(room),
+            None, events, seats_of(game), room_info=room_info(room),
         )
         transaction.on_commit(lambda: notify_change(change))
     return game

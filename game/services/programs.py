@@ -6,7 +6,7 @@ sweep see the same answer in the queries they already make. Sockets count themse
 in on connect and out on disconnect; the panel is pushed when the answer changes.
 
 A process that dies with token sockets open cannot count them out. Their entries in
-the socket registry (game/presence.py) then stop being refreshed and expire, and
+the socket registry (game/live/presence.py) then stop being refreshed and expire, and
 `forget_dead_programs`, run by every server process's registry refresh, clears a count
 whose member has no live program socket left in the room. A socket enters the
 registry before it is counted and leaves it before it is counted out, and a count is
@@ -17,7 +17,7 @@ meanwhile is never cleared away.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
@@ -27,8 +27,11 @@ from django.db.models.functions import Greatest
 from game.models import Membership
 from game.services.panel import notify_room_panel_on_commit
 
-if TYPE_CHECKING:
-    from game.presence import Store
+
+class ProgramSockets(Protocol):
+    """Where live program sockets are counted (the socket registry's store)."""
+
+    async def program_users(self, room_id: int, now: float) -> set[int]: ...
 
 
 def program_connected(room_id: int, user_id: int) -> bool:
@@ -68,7 +71,7 @@ def clear_if_unchanged(room_id: int, user_id: int, count: int) -> bool:
     return bool(cleared)
 
 
-async def forget_dead_programs(store: Store, now: float) -> int:
+async def forget_dead_programs(store: ProgramSockets, now: float) -> int:
     """Clear the counts of members with no live program socket in their room (left by
     a process that died); returns how many were cleared."""
     cleared = 0

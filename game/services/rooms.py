@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -34,6 +34,12 @@ from game.models import (
     new_invite_code,
 )
 from game.services import access
+from game.services.invites import (  # noqa: F401 (part of this module's API)
+    INVITED_SESSION_KEY,
+    holds_current_invite,
+    invited_room_ids,
+    remember_invite,
+)
 from game.services.panel import notify_room_panel_on_commit
 
 if TYPE_CHECKING:
@@ -80,32 +86,6 @@ def public_rooms() -> QuerySet[Room]:
 # The rooms a browser session arrived at through an invite link or code, each with the
 # code it came with (private rooms are visible to them before they sit down, as long as
 # that code is still the room's: rotating the code ends every such invite).
-INVITED_SESSION_KEY = "dobon_invites"
-
-
-def invited_room_ids(session: Any) -> dict[int, str]:
-    """The invites remembered in a Django session (HTTP request or websocket scope):
-    room id → the invite code used. Checked against the room's current code by
-    `can_view_room`."""
-    if session is None:
-        return {}
-    stored = session.get(INVITED_SESSION_KEY, {})
-    if not isinstance(stored, dict):
-        return {}
-    return {int(pk): str(code) for pk, code in stored.items()}
-
-
-def remember_invite(session: Any, room: Room) -> None:
-    """Let this session see `room` while its invite code stays the same."""
-    invites = {str(pk): code for pk, code in invited_room_ids(session).items()}
-    invites[str(room.pk)] = room.invite_code
-    session[INVITED_SESSION_KEY] = invites
-
-
-def holds_current_invite(room: Room, invites: Mapping[int, str]) -> bool:
-    return invites.get(room.pk) == room.invite_code
-
-
 def can_view_room(
     room: Room,
     user: AbstractBaseUser | AnonymousUser,

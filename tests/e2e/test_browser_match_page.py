@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 from table_helpers import PHONE, open_player
 
-from game.match_models import Match
 from game.models import Membership, Room
-from game.services import matches, play
+from game.models.matches import Match
+from game.services import clock, matches
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +33,7 @@ def play_until(match: Match, done: int, limit: float = 60.0) -> None:
     give_up = time.monotonic() + limit
     while Match.objects.get(pk=match.pk).games_finished < done:
         assert time.monotonic() < give_up, "the match does not get on"
-        play.expire_due_games()
+        clock.expire_due_games()
 
 
 def test_the_match_page_follows_a_running_match_without_a_reload(

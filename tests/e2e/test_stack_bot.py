@@ -20,8 +20,8 @@ from django.conf import settings
 from stack_helpers import ROOT, require_stack, session_cookie, stack
 
 from accounts import tokens
-from game.match_models import Match
 from game.models import Game, GameEvent, Membership, Room
+from game.models.matches import Match
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 
 from accounts import tokens
 from dobon_site.asgi import application
-from game.services import play
+from game.services import clock
 
 
 def new_key(user: Any, name: str = "bot") -> str:
@@ -62,7 +62,7 @@ async def play_games_as_program(
     while len(finished) < games:
         assert time.monotonic() < give_up, "the games did not finish in time"
         if await socket.receive_nothing(0.01):
-            await sync_to_async(play.expire_due_games)()
+            await sync_to_async(clock.expire_due_games)()
             continue
         frame = await socket.receive_json_from(3)
         frames.append(frame)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from socket_helpers import FakeClock
 
-from game.consumers import RoomConsumer
+from game.live.consumers import RoomConsumer
 
 
 @pytest.fixture

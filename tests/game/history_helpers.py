@@ -9,7 +9,7 @@ from typing import Any
 
 from game.models import Game, Room
 from game.rules import Game as Engine
-from game.services import play
+from game.services import clock, play
 from tests.game.play_helpers import NOW, engine_of, position, started
 
 # Seats 0..3 = alice, bob, carol, dave (make_room's order); alice (seat 0) acts first.
@@ -83,12 +83,12 @@ def play_random_game(
 def _random_move(game: Game, users: dict[int, Any], rng: random.Random, now: float) -> None:
     engine = Engine.from_dict(game.state)
     if engine.next_deadline is not None and engine.next_deadline <= now and rng.random() < 0.5:
-        play.expire_due_games(now)
+        clock.expire_due_games(now)
         return
     engine.advance(now)  # what perform_action does first: choose among what is legal then
     choices = [(s, a) for s in range(engine.players) for a in engine.legal_actions(s)]
     if not choices:
-        play.expire_due_games(now)
+        clock.expire_due_games(now)
         return
     seat, action = rng.choice(choices)
     play.perform_action(game, users[seat], action, now=now)

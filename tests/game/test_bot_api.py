@@ -69,7 +69,7 @@ async def test_the_token_seat_is_marked_as_a_program_while_connected(alice, bob)
     await socket.disconnect()
     member = await sync_to_async(Membership.objects.get)(room=room, user=bob)
     assert member.program_sockets == 0
-    seats = await sync_to_async(play._seats_of)(await sync_to_async(room.running_game)())
+    seats = await sync_to_async(play.seats_of)(await sync_to_async(room.running_game)())
     assert seats[0].to_dict()["kind"] == "human"
 
 

@@ -395,7 +395,7 @@ def fake_push(room_id: int, version: int, game: int = 10**6) -> dict[str, Any]:
 async def test_a_push_that_overtook_its_predecessor_waits_for_it(table, alice, monkeypatch):
     from channels.layers import get_channel_layer
 
-    from game.consumers import RoomConsumer
+    from game.live.consumers import RoomConsumer
 
     # Long enough that a busy machine cannot release version 3 before 2 arrives.
     monkeypatch.setattr(RoomConsumer, "reorder_wait", 1.0)

@@ -11,7 +11,7 @@ from play_helpers import position, set_position
 from test_consumers import next_state, open_socket, quiet
 
 from game.models import Game, Membership
-from game.services import cpu, play, rooms
+from game.services import clock, cpu, play, rooms
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +32,7 @@ def solo_table(owner) -> tuple[int, float]:
     hands = [["G1", "G2"], ["R5", "B7", "Y2"], ["Y9", "Y8"], ["G9", "G8"]]
     engine = position(hands, first_player=1, timeout=60, now=now)
     set_position(game, engine)
-    cpu.do_schedule(game, engine, play._seats_of(game), now)
+    cpu.do_schedule(game, engine, play.seats_of(game), now)
     game.save(update_fields=["cpu_due", "next_deadline"])
     return room.pk, game.cpu_due.timestamp()
 
@@ -47,7 +47,7 @@ async def test_cpu_seats_are_marked_and_their_moves_pushed(alice, mallory):
     assert [s["kind"] for s in state["room"]["seats"]] == ["human", "cpu", "cpu", "cpu"]
     await next_state(watcher)
 
-    assert await sync_to_async(play.expire_due_games)(now=due) == 1
+    assert await sync_to_async(clock.expire_due_games)(now=due) == 1
     for socket in (person, watcher):
         _, pushed = await next_state(socket)
         assert pushed["version"] == 1 and pushed["players"][1]["kind"] == "cpu"

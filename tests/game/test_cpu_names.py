@@ -14,9 +14,9 @@ from django.test import Client
 from play_helpers import NOW, make_room, position, started
 from socket_helpers import next_state, open_socket
 
-from game.match_models import Match
 from game.models import Game, Membership
-from game.services import matches, panel, play
+from game.models.matches import Match
+from game.services import clock, matches, panel, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,7 +64,7 @@ def test_the_match_page_names_cpus_in_the_readers_language(alice):
     Membership.objects.filter(room=room, user=alice).delete()
     match = matches.start_match(room, alice, games=1, cpu_level="strong")
     while Match.objects.get(pk=match.pk).status == Match.Status.RUNNING:
-        play.expire_due_games()
+        clock.expire_due_games()
     for language, name, other in (("en", EN, JA), ("ja", JA, EN)):
         html = reader(alice, language).get(match.get_absolute_url()).content.decode()
         assert name in html and other not in html

@@ -26,7 +26,7 @@ from play_helpers import (
 
 from game.models import Game, GamePlayer, Membership, Room
 from game.rules import Game as Engine
-from game.services import cpu, play
+from game.services import clock, cpu, play
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def start_at(room: Room, owner: Any, engine: Engine) -> Game:
     """Start the room's game, then replace it by a built position, planned afresh as
     a saved change would be."""
     game = set_position(play.start_game(room, owner, now=NOW), engine)
-    cpu.do_schedule(game, engine, play._seats_of(game), NOW)
+    cpu.do_schedule(game, engine, play.seats_of(game), NOW)
     game.save(update_fields=["cpu_due", "next_deadline"])
     return game
 
@@ -95,8 +95,8 @@ def test_a_cpu_on_turn_moves_after_a_human_like_delay(alice):
     wake = due(game)
     assert 0.6 <= wake - NOW <= 2.0
     assert game.next_deadline == game.cpu_due  # the sweep looks only at next_deadline
-    assert play.expire_due_games(now=wake - 0.01) == 0
-    assert play.expire_due_games(now=wake) == 1
+    assert clock.expire_due_games(now=wake - 0.01) == 0
+    assert clock.expire_due_games(now=wake) == 1
     game.refresh_from_db()
     assert game.version == 1
     acted = public_types(game, since_version=0)[0]
@@ -122,13 +122,13 @@ def test_chances_are_answered_sooner_than_turns(alice):
     play.perform_action(game, alice, play_action("R5"), now=NOW + 1)
     game.refresh_from_db()
     engine = engine_of(game)
-    turns = {t.seat: t.delay for t in cpu.planned_turns(game, engine, play._seats_of(game))}
+    turns = {t.seat: t.delay for t in cpu.planned_turns(game, engine, play.seats_of(game))}
     assert set(turns) == {1, 2, 3}
     assert 0.6 <= turns[1] <= 2.0
     assert 0.3 <= turns[2] <= 0.8 and 0.3 <= turns[3] <= 0.8
     assert due(game) == pytest.approx(NOW + 1 + min(turns.values()), abs=1e-5)
     # Deterministic: the same game and version plan the same delays.
-    again = {t.seat: t.delay for t in cpu.planned_turns(game, engine, play._seats_of(game))}
+    again = {t.seat: t.delay for t in cpu.planned_turns(game, engine, play.seats_of(game))}
     assert again == turns
 
 
@@ -140,7 +140,7 @@ def test_a_cpu_declares_dobon_in_its_short_window(alice):
     play.perform_action(game, alice, play_action("R5"), now=NOW + 1)
     wake = due(game)
     assert 0.3 <= wake - (NOW + 1) <= 0.8
-    play.expire_due_games(now=wake)
+    clock.expire_due_games(now=wake)
     game.refresh_from_db()
     assert (1, "dobon") in public_types(game)
 
@@ -162,7 +162,7 @@ def test_a_policy_sees_its_own_view_and_events_only(alice, monkeypatch):
     play.perform_action(game, alice, {"type": "draw"}, now=NOW + 1)
     play.perform_action(game, alice, {"type": "pass"}, now=NOW + 2)
     before = engine_of(game)
-    play.expire_due_games(now=due(game))
+    clock.expire_due_games(now=due(game))
     (view, events), = seen
     assert view == before.view(1)  # exactly what seat 1's player is sent
     assert view["hand"] == ["R5", "B7"] and "B1" not in str(view)
@@ -187,8 +187,8 @@ def assert_timeout_plays_for_it(game: Game, wake: float) -> None:
     game.refresh_from_db()
     assert game.version == 0 and game.cpu_due is None
     assert game.next_deadline.timestamp() == pytest.approx(NOW + 10)
-    assert play.expire_due_games(now=wake + 1) == 0  # not asked again meanwhile
-    assert play.expire_due_games(now=NOW + 10) == 1
+    assert clock.expire_due_games(now=wake + 1) == 0  # not asked again meanwhile
+    assert clock.expire_due_games(now=NOW + 10) == 1
     assert public_types(game)[:3] == [(1, "timeout"), (1, "draw"), (1, "pass")]
 
 
@@ -200,7 +200,7 @@ def test_a_failing_policy_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypat
     use_policy(monkeypatch, broken)
     wake = due(cpu_on_turn)
     with caplog.at_level(logging.ERROR, logger="game.services.cpu"):
-        assert play.expire_due_games(now=wake) == 0
+        assert clock.expire_due_games(now=wake) == 0
     assert "failed" in caplog.text and "the policy crashed" in caplog.text
     assert_timeout_plays_for_it(cpu_on_turn, wake)
 
@@ -215,7 +215,7 @@ def test_a_slow_policy_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypatch,
     monkeypatch.setattr(cpu, "POLICY_TIME_LIMIT", 0.01)
     wake = due(cpu_on_turn)
     with caplog.at_level(logging.ERROR, logger="game.services.cpu"):
-        assert play.expire_due_games(now=wake) == 0
+        assert clock.expire_due_games(now=wake) == 0
     assert "took" in caplog.text
     assert_timeout_plays_for_it(cpu_on_turn, wake)
 
@@ -225,7 +225,7 @@ def test_an_illegal_answer_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypa
     use_policy(monkeypatch, lambda view, events: {"type": "pass"})  # not drawn yet: illegal
     wake = due(cpu_on_turn)
     with caplog.at_level(logging.ERROR, logger="game.services.cpu"):
-        assert play.expire_due_games(now=wake) == 0
+        assert clock.expire_due_games(now=wake) == 0
     assert "not a legal action" in caplog.text
     assert_timeout_plays_for_it(cpu_on_turn, wake)
 
@@ -240,7 +240,7 @@ def test_a_waiting_policy_is_asked_once_per_change(cpu_on_turn, monkeypatch):
 
     use_policy(monkeypatch, wait)
     wake = due(cpu_on_turn)
-    play.expire_due_games(now=wake)
+    clock.expire_due_games(now=wake)
     assert asked == [1]
     assert_timeout_plays_for_it(cpu_on_turn, wake)
     assert asked == [1]  # the timeout's own sweep asked nobody
@@ -254,7 +254,7 @@ def test_a_cpu_that_goes_out_is_paid_into_its_seat(alice, monkeypatch):
     use_policy(monkeypatch, first_play)
     room = cpu_room(alice, "easy", seat_count=2)
     game = start_at(room, alice, position([["G1", "W"], ["R5"]], first_player=1))
-    play.expire_due_games(now=due(game))
+    clock.expire_due_games(now=due(game))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.result["kind"] == "agari" and game.result["winners"] == [1]
@@ -296,7 +296,7 @@ def play_to_the_end(room: Room, game: Game, person: Any, rng: random.Random, now
             continue
         now = max(now, game.next_deadline.timestamp())
         version, cpu_turn = game.version, game.cpu_due == game.next_deadline
-        play.expire_due_games(now=now)
+        clock.expire_due_games(now=now)
         game.refresh_from_db()
         if game.version > version:
             if cpu_turn:
@@ -344,7 +344,7 @@ def test_r13_a_cpu_that_won_plays_first_next_game(alice, monkeypatch):
     use_policy(monkeypatch, first_play)
     room = cpu_room(alice, "easy", "easy", seat_count=4)  # alice 0, CPUs 1 and 2
     game = start_at(room, alice, position([["G1", "W"], ["R5"], ["B7", "B8"]], first_player=1))
-    play.expire_due_games(now=due(game))
+    clock.expire_due_games(now=due(game))
     game.refresh_from_db()
     assert game.result["next_first_player"] == 1
     seated = list(room.memberships.order_by("seat_index"))
@@ -358,8 +358,8 @@ def test_r13_a_cpu_that_won_plays_first_next_game(alice, monkeypatch):
 def test_a_game_with_cpus_replays_through_the_engine(alice):
     """Issue 8's replay holds for CPU moves too: every version a CPU made stores its
     input (seat, action, time), so the log rebuilds the game as it was played."""
-    from game.replay import rebuild
-    from game.selectors import game_events, versions_of
+    from game.history.replay import rebuild
+    from game.history.selectors import game_events, versions_of
 
     game = cpu.start_game_against_cpus(alice, "normal", now=NOW)
     room = Room.objects.get(pk=game.room_id)

@@ -180,7 +180,7 @@ def test_cpu_seats_are_marked_in_the_game_and_its_pushes(room, alice, bob):
     assert (row.user_id, row.cpu_level, row.username) == (None, "strong", "CPU 3 (強い)")
     change = play.TableChange(
         room.pk, game.pk, game.number, game.version, game.status,
-        play.Engine.from_dict(game.state), [], play._seats_of(game),
+        play.Engine.from_dict(game.state), [], play.seats_of(game),
     )
     pushes = play.build_pushes(change)
     # One push per person and one for the watchers: nothing is sent "to" a CPU.

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.history_models import DobonTally, PlayerStats, RoomStanding
 from game.models import Game, GamePlayer
+from game.models.history import DobonTally, PlayerStats, RoomStanding
 from game.services import play, rooms
 from game.services.history import room_standings
 from tests.game.history_helpers import play_agari, play_deck_out, play_dobon, play_return
@@ -110,9 +110,9 @@ def test_cpu_seat_has_a_standing_but_no_player_stats(room, people):
     # Count a second game with the CPU seat through the same hook the live layer calls.
     from game.rules import Game as Engine
     from game.services.history import record_finished
-    from game.services.play import _seats_of
+    from game.services.play import seats_of
 
-    seats = _seats_of(game)
+    seats = seats_of(game)
     engine = Engine.from_dict(game.state)
     record_finished(game, engine, seats, engine.result.to_dict())
     cpu = RoomStanding.objects.get(room=room, user__isnull=True)

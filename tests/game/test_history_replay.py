@@ -8,10 +8,10 @@ import random
 
 import pytest
 
+from game.history.replay import ReplayError, Version, rebuild, table_of
+from game.history.selectors import game_events, versions_of
 from game.models import Game
-from game.replay import ReplayError, Version, rebuild, table_of
 from game.rules import Game as Engine
-from game.selectors import game_events, versions_of
 from tests.game.history_helpers import play_random_game, play_return
 from tests.game.play_helpers import make_room
 

@@ -106,7 +106,7 @@ def test_profile_shows_statistics_rank_chart_and_recent_games(client, played, pe
 
 
 def test_leaderboard_ranks_by_points_per_game(client, played, people, settings):
-    from game import selectors
+    from game.history import selectors
 
     room, _ = played
     selectors.LEADERBOARD_MIN_GAMES, old = 4, selectors.LEADERBOARD_MIN_GAMES
@@ -134,7 +134,7 @@ def test_empty_states(client, alice):
 
 
 def test_history_is_paginated(client, alice, bob, monkeypatch):
-    from game import selectors
+    from game.history import selectors
 
     monkeypatch.setattr(selectors, "GAMES_PER_PAGE", 2)
     room = make_room(alice, bob)
@@ -293,7 +293,7 @@ def test_many_bulk_games_same_queries_and_a_sampled_chart(client, people,
                                                           django_assert_num_queries):
     """Hundreds of games (bulk-made as the benchmark makes them): the same query counts
     as above, and the profile chart samples at most CHART_POINTS of them."""
-    from game import selectors
+    from game.history import selectors
     from game.management.commands.bench_history import bulk_games
 
     room = make_room(*people)

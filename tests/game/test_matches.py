@@ -13,10 +13,10 @@ from django.test import Client
 from django.urls import reverse
 from play_helpers import NOW, make_room
 
-from game.match_models import Match
+from game.history.replay import Version, rebuild
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
-from game.replay import Version, rebuild
-from game.services import matches, panel, play
+from game.models.matches import Match
+from game.services import clock, matches, panel
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +39,7 @@ def run_until_over(match: Match, limit: float = 300.0) -> Match:
         if match.status != Match.Status.RUNNING:
             return match
         assert time.monotonic() < give_up, f"match stuck at {match.games_finished} games"
-        play.expire_due_games()
+        clock.expire_due_games()
 
 
 def signed_in(user: Any) -> Client:
@@ -161,7 +161,7 @@ def test_a_program_seat_gets_its_r14_action_after_the_match_timeout(alice, bob, 
     while not GameEvent.objects.filter(game=game, step__auto=True).exists():
         now += 0.25
         assert now < NOW + 30, "no automatic action for the program seat"
-        play.expire_due_games(now=now)
+        clock.expire_due_games(now=now)
     auto = GameEvent.objects.filter(game=game, step__auto=True).order_by("seq").first()
     assert auto.step["seat"] == 0
     # The program seat became able to act with the version before this one; it was
@@ -306,7 +306,7 @@ def test_one_sweep_plays_the_cpu_moves_that_are_due_at_once(alice):
         if game.status != Game.Status.RUNNING:
             break
         now = max(now, game.next_deadline.timestamp()) + 0.01
-        productive += play.expire_due_games(now=now)
+        productive += clock.expire_due_games(now=now)
         game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.version > productive > 0
@@ -401,7 +401,7 @@ def check_automatic_steps(match: Match, now: float) -> int:
     while game.status == Game.Status.RUNNING:
         now += 0.25
         assert now < give_up, "the game did not end"
-        play.expire_due_games(now=now)
+        clock.expire_due_games(now=now)
         game.refresh_from_db()
     steps = {e.version: e.step for e in GameEvent.objects.filter(game=game, step__isnull=False)}
     mine = {v: s for v, s in steps.items() if s.get("seat") == 0}

@@ -25,7 +25,7 @@ from play_helpers import (
 
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.rules import Game as Engine
-from game.services import play
+from game.services import clock, play
 
 pytestmark = pytest.mark.django_db
 
@@ -390,7 +390,7 @@ def test_a_seat_whose_user_left_plays_on_by_timeouts(room, alice, carol):
     with pytest.raises(play.PlayError) as info:
         play.perform_action(game, carol, {"type": "draw"}, now=NOW + 1)
     assert info.value.code == "not_seated"
-    assert play.expire_due_games(now=NOW + 10.1) == 1
+    assert clock.expire_due_games(now=NOW + 10.1) == 1
     engine = engine_of(game)
     assert engine.turn == D and len(engine.hand(C)) == 3
 
@@ -403,7 +403,7 @@ def test_pushes_give_each_seat_only_its_own_hand(room, alice, bob, carol, dave):
     engine = engine_of(game)
     events = engine.draw(B, NOW + 1)
     change = play.TableChange(
-        room.pk, game.pk, 1, 1, "running", engine, events, play._seats_of(game)
+        room.pk, game.pk, 1, 1, "running", engine, events, play.seats_of(game)
     )
     pushes = dict(play.build_pushes(change))
     for user, seat in ((alice, A), (bob, B), (carol, C), (dave, D)):
@@ -443,7 +443,7 @@ def test_abort_stops_the_clock_and_bumps_the_version(room, alice):
     game.refresh_from_db()
     assert game.status == "aborted" and game.next_deadline is None and game.version == 1
     assert event_types(game)[-1] == "aborted"
-    assert play.expire_due_games(now=NOW + 100) == 0
+    assert clock.expire_due_games(now=NOW + 100) == 0
     play.abort_game(game, alice, now=NOW + 2)  # idempotent
     assert Game.objects.get(pk=game.pk).version == 1
 

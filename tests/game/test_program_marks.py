@@ -13,9 +13,9 @@ from bot_helpers import new_key, open_token_socket
 from django.conf import settings
 from play_helpers import make_room
 
-from game import presence
+from game.live import presence
+from game.live.presence import Entry, MemoryStore, RedisStore
 from game.models import Membership
-from game.presence import Entry, MemoryStore, RedisStore
 from game.services import programs
 
 pytestmark = pytest.mark.django_db(transaction=True)

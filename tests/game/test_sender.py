@@ -1,4 +1,4 @@
-"""game.services.sender: pushes from plain threads share one kept event loop per process
+"""game.live.sender: pushes from plain threads share one kept event loop per process
 (so channels-redis keeps its connection); under daphne they run on the server's loop."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import threading
 
 from asgiref.sync import sync_to_async
 
-from game.services import sender
+from game.live import sender
 
 
 def _recording(loops: list[asyncio.AbstractEventLoop]):

@@ -20,8 +20,8 @@ from django.db import connection
 from play_helpers import make_room, position, started
 from socket_helpers import closed_with, next_frame, next_state, open_socket, presence_of, quiet
 
+from game.live.presence import Entry, registry
 from game.models import Game
-from game.presence import Entry, registry
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -189,7 +189,7 @@ async def test_a_dead_socket_stops_counting_after_its_ttl(room, alice, bob, sett
     refused = await open_socket(bob, room.pk)
     assert await closed_with(refused) == 4409
     now[0] += reg.ttl + 1
-    from game.consumers import send_presence
+    from game.live.consumers import send_presence
 
     assert await reg.refresh_once(send_presence) == {room.pk}
     assert await presence_of(watcher) == ["alice"]

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from play_helpers import NOW, B, C, engine_of, event_types, make_room, position, started
 
-from game import scheduler, tasks
+from game import tasks
+from game.clock import scheduler
 from game.models import Game
-from game.services import play
+from game.services import clock, play
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +34,13 @@ def game(room, alice) -> Game:
 
 
 def test_nothing_happens_before_the_deadline(game):
-    assert play.expire_due_games(now=NOW + 9.99) == 0
+    assert clock.expire_due_games(now=NOW + 9.99) == 0
     game.refresh_from_db()
     assert game.version == 0 and event_types(game) == ["start"]
 
 
 def test_sweep_draws_and_passes_for_the_idle_seat(game):
-    assert play.expire_due_games(now=NOW + 10) == 1
+    assert clock.expire_due_games(now=NOW + 10) == 1
     game.refresh_from_db()
     engine = engine_of(game)
     assert game.version == 1 and engine.turn == C and len(engine.hand(B)) == 3
@@ -49,7 +50,7 @@ def test_sweep_draws_and_passes_for_the_idle_seat(game):
 
 
 def test_a_late_sweep_applies_every_timeout_due_in_order(game):
-    play.expire_due_games(now=NOW + 35)
+    clock.expire_due_games(now=NOW + 35)
     game.refresh_from_db()
     assert game.version == 1
     assert event_types(game).count("timeout") == 3
@@ -59,8 +60,8 @@ def test_a_late_sweep_applies_every_timeout_due_in_order(game):
 def test_the_sweep_applies_the_timeout_of_the_version_a_move_left(game, bob):
     """R14: after bob's draw, his clock runs on; the sweep passes for him at the deadline."""
     play.perform_action(game, bob, {"type": "draw"}, now=NOW + 1)
-    assert play.expire_due_games(now=NOW + 9.9) == 0
-    assert play.expire_due_games(now=NOW + 11) == 1
+    assert clock.expire_due_games(now=NOW + 9.9) == 0
+    assert clock.expire_due_games(now=NOW + 11) == 1
     game.refresh_from_db()
     assert game.version == 2
     swept = game.events.filter(version=2).order_by("seq").values_list("data__type", flat=True)
@@ -69,14 +70,14 @@ def test_the_sweep_applies_the_timeout_of_the_version_a_move_left(game, bob):
 
 def test_sweep_skips_games_that_are_not_running(game, alice):
     play.abort_game(game, alice, now=NOW)
-    assert play.expire_due_games(now=NOW + 60) == 0
+    assert clock.expire_due_games(now=NOW + 60) == 0
 
 
 def test_sweep_handles_every_due_game(room, alice, bob, carol, dave):
     other = make_room(bob, carol)
     first = started(room, alice)
     second = started(other, bob)
-    assert play.expire_due_games(now=NOW + 10) == 2
+    assert clock.expire_due_games(now=NOW + 10) == 2
     assert Game.objects.get(pk=first.pk).version == 1
     assert Game.objects.get(pk=second.pk).version == 1
 
@@ -110,7 +111,7 @@ def test_the_service_does_not_import_the_tasks():
 
 
 def test_the_celery_task_runs_the_sweep(game, monkeypatch):
-    monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
+    monkeypatch.setattr(play, "now_or", lambda now: NOW + 10 if now is None else now)
     assert tasks.expire_due_games_task.run() == 1
     assert tasks.expire_due_games_task.run() == 0  # done: the next deadline is NOW + 20
     assert Game.objects.get(pk=game.pk).version == 1
@@ -118,7 +119,7 @@ def test_the_celery_task_runs_the_sweep(game, monkeypatch):
 
 @pytest.mark.django_db(transaction=True)  # tick() closes connections, as a thread must
 def test_inprocess_scheduler_tick_runs_the_sweep(game, monkeypatch):
-    monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
+    monkeypatch.setattr(play, "now_or", lambda now: NOW + 10 if now is None else now)
     assert scheduler.tick() == 1
     assert Game.objects.get(pk=game.pk).version == 1
 
@@ -149,18 +150,18 @@ def test_the_beat_sweeps_within_half_a_second(settings, game, monkeypatch):
     entry = settings.CELERY_BEAT_SCHEDULE["expire-due-games"]
     assert entry["task"] == tasks.expire_due_games_task.name
     assert 0 < float(entry["schedule"]) <= 0.5
-    monkeypatch.setattr(play, "_now", lambda now: NOW + 10.01 if now is None else now)
+    monkeypatch.setattr(play, "now_or", lambda now: NOW + 10.01 if now is None else now)
     assert tasks.expire_due_games_task.run() == 1  # due 10 ms ago: no grace period
 
 
 def test_beat_sweeps_in_place_and_publishes_any_other_task(settings, monkeypatch, tmp_path):
-    """game.beat: the sweep entry runs inside beat (no broker message); others publish."""
+    """game.clock.beat: the sweep entry runs inside beat (no broker message); others publish."""
     from celery.beat import PersistentScheduler, ScheduleEntry
 
     from dobon_site.celery import app
-    from game import beat
+    from game.clock import beat
 
-    assert settings.CELERY_BEAT_SCHEDULER == "game.beat:SweepingScheduler"
+    assert settings.CELERY_BEAT_SCHEDULER == "game.clock.beat:SweepingScheduler"
     swept: list[int] = []
     published: list[str] = []
     monkeypatch.setattr(beat, "sweep", lambda: swept.append(1) or 0)
@@ -177,9 +178,9 @@ def test_beat_sweeps_in_place_and_publishes_any_other_task(settings, monkeypatch
 
 @pytest.mark.django_db(transaction=True)  # sweep() closes connections, as beat's thread must
 def test_the_beat_sweep_applies_due_timeouts(game, monkeypatch):
-    from game import beat
+    from game.clock import beat
 
-    monkeypatch.setattr(play, "_now", lambda now: NOW + 10 if now is None else now)
+    monkeypatch.setattr(play, "now_or", lambda now: NOW + 10 if now is None else now)
     assert beat.sweep() == 1
     assert Game.objects.get(pk=game.pk).version == 1
 
@@ -191,7 +192,7 @@ def test_the_sweep_reads_the_seats_with_the_row_lock(game, postgres_only):
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
-        assert play.expire_due_games(now=NOW + 10) == 1
+        assert clock.expire_due_games(now=NOW + 10) == 1
     own_seat_reads = [q["sql"] for q in queries.captured_queries
                       if q["sql"].startswith("SELECT") and "FOR UPDATE" not in q["sql"]
                       and 'FROM "game_gameplayer"' in q["sql"]]

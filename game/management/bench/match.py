@@ -161,8 +161,8 @@ def progress(match_ids: list[int]) -> tuple[int, int, int, int]:
     matches."""
     from django.db.models import Sum
 
-    from game.match_models import Match
     from game.models import Game, GameEvent
+    from game.models.matches import Match
 
     rows = Match.objects.filter(pk__in=match_ids)
     finished = sum(m.games_finished for m in rows)
@@ -184,7 +184,7 @@ def start_matches(args: argparse.Namespace, tables: list[Table]) -> list[int]:
 
 
 def stop_matches(match_ids: list[int]) -> None:
-    from game.match_models import Match
+    from game.models.matches import Match
     from game.services import matches
 
     for match in Match.objects.filter(pk__in=match_ids).select_related("room__owner"):
@@ -259,7 +259,7 @@ def main() -> None:
     ensure_database(os.environ["DATABASE_URL"])
     django_setup()
     retire_old_games()
-    from game.match_models import Match
+    from game.models.matches import Match
 
     Match.objects.filter(status=Match.Status.RUNNING).update(status=Match.Status.ABORTED)
     print(json.dumps(asyncio.run(run(args)), indent=2))

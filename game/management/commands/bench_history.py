@@ -189,8 +189,8 @@ def fake_result(rng: random.Random, players: int) -> dict[str, Any]:
 
 def bulk_games(room: Any, users: list[Any], count: int) -> None:
     """`count` finished games with their seats and every aggregate, in bulk."""
-    from game.history_models import PlayerStats, RoomStanding
     from game.models import Game, GamePlayer
+    from game.models.history import PlayerStats, RoomStanding
 
     rng = random.Random(8)
     standings = {u.pk: RoomStanding(room=room, user=u, name=u.username) for u in users}
@@ -232,7 +232,7 @@ def count_into(row: Any, result: dict[str, Any], seat: int) -> None:
 
 
 def make_leaders(count: int) -> None:
-    from game.history_models import PlayerStats
+    from game.models.history import PlayerStats
 
     user_model = get_user_model()
     rng = random.Random(9)
@@ -253,7 +253,7 @@ def real_game(users: list[Any]) -> Any:
     a room of its own, for the game page and its replay."""
     from game.models import Game, Membership, Room
     from game.rules import Game as Engine
-    from game.services import play
+    from game.services import clock, play
 
     room = Room.objects.create(name="Bench table", owner=users[0], seat_count=4)
     for i, user in enumerate(users):
@@ -270,6 +270,6 @@ def real_game(users: list[Any]) -> Any:
             seat, action = rng.choice(choices)
             play.perform_action(game, by_seat[seat], action, now=now)
         else:
-            play.expire_due_games(now)
+            clock.expire_due_games(now)
         game.refresh_from_db()
     return game

@@ -33,7 +33,7 @@ _task: asyncio.Task[None] | None = None
 
 def tick() -> int:
     """One sweep, with fresh database connections (this thread serves no requests)."""
-    from game.services.play import expire_due_games
+    from game.services.clock import expire_due_games
 
     close_old_connections()
     try:

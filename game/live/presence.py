@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 PresenceSender = Callable[[int, list[str]], Awaitable[None]]
+# Another task of each refresh round, given the store and the time (e.g. clearing program
+# marks whose sockets died with their process: game/services/programs.py).
+Round = Callable[[Any, float], Awaitable[Any]]
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,16 @@ class Registry:
         self.store, self.ttl, self.clock = store, ttl, clock
         self.local: dict[str, tuple[Entry, weakref.ref[Any]]] = {}
         self.refresher: asyncio.Task[None] | None = None
+        # Given by the socket layer (game/live/consumers.py), which imports this module:
+        # how to push presence, and what else runs each refresh round.
+        self.announce: PresenceSender | None = None
+        self.rounds: list[Round] = []
+
+    def connect(self, announce: PresenceSender, *rounds: Round) -> Registry:
+        """Say how presence is pushed and what else each refresh round runs (once)."""
+        self.announce = announce
+        self.rounds = list(rounds)
+        return self
 
     async def admit(self, entry: Entry, owner: Any, cap: int) -> bool:
         """Count the socket for its user and room, unless the user already has `cap`."""
@@ -244,14 +257,13 @@ class Registry:
             self.refresher = asyncio.get_running_loop().create_task(self._refresh_forever())
 
     async def _refresh_forever(self) -> None:
-        from game.consumers import send_presence
-        from game.services.programs import forget_dead_programs
-
         while self.local:
             await asyncio.sleep(self.ttl / 3)
             try:
-                await self.refresh_once(send_presence)
-                await forget_dead_programs(self.store, self.clock())
+                if self.announce is not None:
+                    await self.refresh_once(self.announce)
+                for extra_round in self.rounds:
+                    await extra_round(self.store, self.clock())
             except Exception:  # a Redis hiccup: the next round tries again
                 log.warning("socket registry refresh failed", exc_info=True)
 

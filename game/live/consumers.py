@@ -40,9 +40,9 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game import transport
+from game.live import groups, transport
+from game.live.presence import Entry, Registry, registry
 from game.messages import message_for
-from game.presence import Entry, registry
 from game.services import access, panel, play, programs, rooms
 
 log = logging.getLogger(__name__)
@@ -166,9 +166,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         self.user_id = self.user.pk
         # Join before reading the table, so no change falls between the read and the join.
-        await self.channel_layer.group_add(play.room_group(room.pk), self.channel_name)
-        await self.channel_layer.group_add(play.user_group(self.user_id), self.channel_name)
-        await self.channel_layer.group_add(play.watch_group(room.pk), self.channel_name)
+        await self.channel_layer.group_add(groups.room_group(room.pk), self.channel_name)
+        await self.channel_layer.group_add(groups.user_group(self.user_id), self.channel_name)
+        await self.channel_layer.group_add(groups.watch_group(room.pk), self.channel_name)
         self.watching = True
         if self.api_token is not None:
             self.program_counted = await db_write(
@@ -182,8 +182,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Count this socket against its user's cap (over every process)."""
         entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id,
                       program=self.api_token is not None)
-        self.online_before = await registry().online(self.room_id)
-        if not await registry().admit(entry, self, settings.DOBON_WS_MAX_SOCKETS_PER_USER):
+        self.online_before = await sockets().online(self.room_id)
+        if not await sockets().admit(entry, self, settings.DOBON_WS_MAX_SOCKETS_PER_USER):
             return False
         self.entry = entry
         return True
@@ -193,8 +193,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if task is not None:
                 task.cancel()
         if self.entry is not None:
-            await registry().forget(self.entry)
-            online = await registry().online(self.room_id)
+            await sockets().forget(self.entry)
+            online = await sockets().online(self.room_id)
             if self.entry.username not in online:
                 await send_presence(self.room_id, online)
             self.entry = None
@@ -202,14 +202,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.program_counted = False
             await db_write(programs.program_disconnected, self.room_id, self.user_id)
         if self.user_id is not None:
-            await self.channel_layer.group_discard(play.room_group(self.room_id), self.channel_name)
-            await self.channel_layer.group_discard(play.user_group(self.user_id), self.channel_name)
+            layer, channel = self.channel_layer, self.channel_name
+            await layer.group_discard(groups.room_group(self.room_id), channel)
+            await layer.group_discard(groups.user_group(self.user_id), channel)
             await self.watch(False)
 
     async def announce_presence(self) -> None:
         """Everyone in the room learns when a user comes online; a user's second
         socket changes nothing for the others, so only it is told."""
-        online = await registry().online(self.room_id)
+        online = await sockets().online(self.room_id)
         if online != self.online_before:
             await send_presence(self.room_id, online)
         else:
@@ -433,10 +434,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if on == self.watching:
             return
         if on:
-            await self.channel_layer.group_add(play.watch_group(self.room_id), self.channel_name)
+            await self.channel_layer.group_add(groups.watch_group(self.room_id), self.channel_name)
         else:
             await self.channel_layer.group_discard(
-                play.watch_group(self.room_id), self.channel_name
+                groups.watch_group(self.room_id), self.channel_name
             )
         self.watching = on
 
@@ -519,10 +520,16 @@ def parse_json(text: str | None) -> Any:
         return None
 
 
+def sockets() -> Registry:
+    """This process's socket registry, told how presence is pushed and that each refresh
+    round also clears program marks left by a process that died."""
+    return registry().connect(send_presence, programs.forget_dead_programs)
+
+
 async def send_presence(room_id: int, online: list[str]) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(play.room_group(room_id), {"type": "presence", "online": online})
+        await layer.group_send(groups.room_group(room_id), {"type": "presence", "online": online})
 
 
 # -- database work --------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from game.consumers import RoomConsumer
+from game.live.consumers import RoomConsumer
 
 websocket_urlpatterns = [
     path("ws/rooms/<int:room_id>/", RoomConsumer.as_asgi()),

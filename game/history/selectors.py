@@ -3,7 +3,7 @@
 Services change things, selectors read them. Every function here costs the same
 number of queries whatever the number of games (tests assert it): lists are paginated
 in the database, and totals come from the aggregates that the finishing transaction
-keeps (game/history_models.py).
+keeps (game/models/history.py).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch, Q, QuerySet
 
-from game.history_models import DobonTally, PlayerStats, RoomStanding
+from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
-from game.replay import Version
+from game.models.history import DobonTally, PlayerStats, RoomStanding
 from game.services.history import readable_rooms_q, room_standings
 
 if TYPE_CHECKING:
@@ -183,14 +183,14 @@ def profile_context(
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext as _
 
-    from game.charts import line_chart
+    from game.history.charts import line_chart
     from game.services.history import can_read_history
 
     stats = player_stats(player)
     chart = ""
     if stats is not None and stats.games:
         points = chart_points(player, stats.games)
-        # Numbers only (game/charts.py formats every value), the label escaped there.
+        # Numbers only (game/history/charts.py formats every value), the label escaped there.
         chart = mark_safe(line_chart(points, _("Net points over time")))  # noqa: S308
     best = stats.best_game if stats is not None else None
     return {

@@ -9,8 +9,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from game.history.replay import Frame
 from game.models import Game, GamePlayer
-from game.replay import Frame
 from game.services.history import is_cpu_seat
 
 RESULT_KINDS = {

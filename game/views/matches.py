@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from game import selectors
-from game.match_models import Match
+from game.history import selectors
 from game.models import Game, Membership
+from game.models.matches import Match
 from game.services import matches, rooms
-from game.views import MATCH_FORM, _owned_room
-from game.views_history import game_log
+from game.views.history import game_log
+from game.views.rooms import MATCH_FORM, _owned_room
 
 MATCH_LOG_FORMAT = "dobon-match-log/1"
 

@@ -1,6 +1,4 @@
-"""Matches: N games (1–1,000) that a room plays back to back (docs/bots-api.md).
-
-Kept apart from game/models.py; imported there so the game app registers it."""
+"""Matches: N games (1–1,000) that a room plays back to back (docs/bots-api.md)."""
 
 from __future__ import annotations
 

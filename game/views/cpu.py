@@ -17,7 +17,7 @@ from game.forms import CpuLevelForm, CpuSeatForm
 from game.models import CpuLevel, cpu_display_name
 from game.services import cpu, play, rooms
 from game.services.rooms import RoomError
-from game.views import _owned_room
+from game.views.rooms import _owned_room
 
 if TYPE_CHECKING:
     from accounts.models import User

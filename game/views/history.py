@@ -1,5 +1,5 @@
 """Match-history pages: a room's games, one game (settlement, timeline, replay), its
-JSON log, and the leaderboard. Each view checks who may read, asks game.selectors and
+JSON log, and the leaderboard. Each view checks who may read, asks game.history.selectors and
 renders. A running game is never shown here: only games that are over exist for these
 pages (the live table is the running game's only view)."""
 
@@ -14,10 +14,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
-from game import history_present as present
-from game import selectors
+from game.history import present, selectors
+from game.history.replay import Frame, ReplayError, rebuild
 from game.models import Game, GameEvent, Room
-from game.replay import Frame, ReplayError, rebuild
 from game.services import panel
 from game.services.history import can_read_history, is_cpu_seat
 from game.templatetags.history import signed

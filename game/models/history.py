@@ -1,7 +1,7 @@
 """Match-history aggregates, kept up to date in the transaction that finishes a game.
 
 The history pages read these instead of adding up thousands of games per request
-(game/services/history.py writes them, game/selectors.py reads them):
+(game/services/history.py writes them, game/history/selectors.py reads them):
 
 - `RoomStanding`: one line per player who ever finished a game in a room (past members
   keep theirs), with points, games, wins by kind, times dobon'd and deck-outs.
@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from game.models.rooms import CpuLevel, player_name
 
 
 class Counters(models.Model):
@@ -81,8 +83,6 @@ class RoomStanding(Counters):
     @property
     def display_name(self) -> str:
         """A CPU's name in the active language, from its key; a person's as stored."""
-        from game.models import CpuLevel, player_name
-
         level, _at, seat = self.cpu_key.partition("@")
         if self.is_cpu and level in CpuLevel.values and seat.isdigit():
             return player_name(self.name, level, int(seat))

@@ -14,9 +14,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from game import history_present as present
-from game.history_models import DobonTally, PlayerStats, RoomStanding
+from game.history import present
 from game.models import Game, GameEvent
+from game.models.history import DobonTally, PlayerStats, RoomStanding
 
 # Fields that hold hidden cards or the generator: shown to superusers only.
 SECRET_GAME_FIELDS = ("state", "initial_state")
@@ -28,7 +28,7 @@ def is_trusted(request: HttpRequest) -> bool:
 
 
 class HistoryGameAdminMixin:
-    """Mixed into GameAdmin (game/admin.py)."""
+    """Mixed into GameAdmin (game/admin/games.py)."""
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = list(super().get_readonly_fields(request, obj))  # type: ignore[misc]

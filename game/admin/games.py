@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from game.admin_history import HistoryEventAdminMixin, HistoryGameAdminMixin
+from game.admin.history import HistoryEventAdminMixin, HistoryGameAdminMixin
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.services import rooms
 

@@ -4,7 +4,7 @@ The sweep is one indexed query when nothing is due, four times a second: publish
 to the broker, and a worker receiving, running and acknowledging it, cost far more than
 the query (measured in docs/performance.md). Beat is the one clock anyway (exactly one
 beat runs), so it sweeps in place; any other scheduled task is published as usual.
-Enabled with `CELERY_BEAT_SCHEDULER = "game.beat:SweepingScheduler"` (the default
+Enabled with `CELERY_BEAT_SCHEDULER = "game.clock.beat:SweepingScheduler"` (the default
 setting); `DOBON_SWEEP_IN_BEAT=false` publishes the sweep to the workers instead.
 """
 
@@ -30,7 +30,7 @@ def sweep() -> int:
         import django
 
         django.setup()
-    from game.services.play import expire_due_games
+    from game.services.clock import expire_due_games
 
     close_old_connections()
     try:

@@ -1,0 +1,161 @@
+"""Rooms and their seated members (people and CPU players), and how a seat is named."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:  # a type only: games.py imports this module
+    from game.models.games import Game
+
+MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
+MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class CpuLevel(models.TextChoices):
+    """How well a CPU player plays (game/bots). A CPU seat has a level and no user."""
+
+    EASY = "easy", _("easy")
+    NORMAL = "normal", _("normal")
+    STRONG = "strong", _("strong")
+
+
+def cpu_display_name(level: str, seat_index: int) -> str:
+    """The name a CPU seat shows, e.g. "CPU 2 (普通)", in the active language. The room
+    seat's number (1-based, as on screen) tells several CPUs of one level apart."""
+    label = CpuLevel(level).label if level in CpuLevel.values else level
+    return str(_("CPU %(number)d (%(level)s)") % {"number": seat_index + 1, "level": label})
+
+
+def player_name(username: str, cpu_level: str | None, room_seat_index: int) -> str:
+    """A player's name as shown: a CPU's in the active language (the name stored with a
+    game is in the language of whoever started it), a person's as it was then."""
+    return cpu_display_name(cpu_level, room_seat_index) if cpu_level else username
+
+
+# "Exactly one of user / cpu_level": a seat is a person's or a CPU's, never both.
+_HUMAN_XOR_CPU = (Q(user__isnull=False) & Q(cpu_level__isnull=True)) | (
+    Q(user__isnull=True) & Q(cpu_level__isnull=False)
+)
+
+
+class Room(models.Model):
+    name = models.CharField(_("name"), max_length=60)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="owned_rooms",
+    )
+    seat_count = models.PositiveSmallIntegerField(
+        _("seats"),
+        default=DEFAULT_SEATS,
+        validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)],
+    )
+    timeout_seconds = models.PositiveSmallIntegerField(
+        _("timeout (seconds)"),
+        default=DEFAULT_TIMEOUT,
+        validators=[MinValueValidator(MIN_TIMEOUT), MaxValueValidator(MAX_TIMEOUT)],
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    invite_code = models.CharField(
+        _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
+    )
+    # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k.
+    deck_out_streak = models.PositiveIntegerField(_("consecutive deck-outs"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+        ordering = ["-updated_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS) & Q(seat_count__lte=MAX_SEATS),
+                name="room_seat_count_2_to_8",
+            ),
+            models.CheckConstraint(
+                condition=Q(timeout_seconds__gte=MIN_TIMEOUT)
+                & Q(timeout_seconds__lte=MAX_TIMEOUT),
+                name="room_timeout_5_to_60",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("game:room", kwargs={"room_id": self.pk})
+
+    @property
+    def next_rate(self) -> int:
+        return int(2**self.deck_out_streak)
+
+    def running_game(self) -> Game | None:
+        return self.games.filter(status="running").first()  # Game.Status.RUNNING
+
+
+class Membership(models.Model):
+    """A user, or a CPU player (no user, a `cpu_level`), seated in a room. Seat indices
+    run clockwise (RULES.md R1.1)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="memberships",
+    )
+    # NULL, not "", for a person: the check constraint reads "exactly one of user / level".
+    cpu_level = models.CharField(  # noqa: DJ001
+        _("CPU level"), max_length=8, choices=CpuLevel.choices, null=True, blank=True
+    )
+    seat_index = models.PositiveSmallIntegerField(
+        _("seat"), validators=[MaxValueValidator(MAX_SEATS - 1)]
+    )
+    points = models.IntegerField(_("points in this room"), default=0)
+    # Open token-client sockets of this member in this room: while above 0 the seat
+    # plays as a program (`kind: "program"`, a match's program timeout applies).
+    program_sockets = models.PositiveSmallIntegerField(_("program connections"), default=0)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("seat membership")
+        verbose_name_plural = _("seat memberships")
+        ordering = ["room", "seat_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "seat_index"], name="one_user_per_seat"),
+            models.UniqueConstraint(fields=["room", "user"], name="one_seat_per_user_per_room"),
+            models.CheckConstraint(
+                condition=Q(seat_index__lt=MAX_SEATS), name="membership_seat_index_below_8"
+            ),
+            models.CheckConstraint(condition=_HUMAN_XOR_CPU, name="membership_user_xor_cpu"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} @ {self.room} #{self.seat_index}"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.cpu_level is not None
+
+    @property
+    def display_name(self) -> str:
+        """The username, or "CPU (level)" for a CPU seat."""
+        if self.cpu_level is not None:
+            return cpu_display_name(self.cpu_level, self.seat_index)
+        return self.user.username if self.user is not None else ""

@@ -1,0 +1,18 @@
+"""Who reacts when a game changes (game/services/changes.py): connected once, at start-up.
+
+The order is the order of effects: CPU players and a match's program clock plan the next
+due moment before a version is saved; a finished game is recorded in history before its
+match counts it; a match starts its next game only after the finished one was pushed.
+"""
+
+from __future__ import annotations
+
+from game.services import changes, cpu, history, matches
+
+
+def connect() -> None:
+    changes.connect("plan", cpu.do_schedule)
+    changes.connect("finished", history.record_finished)
+    changes.connect("finished", matches.do_game_finished)
+    changes.connect("aborted", matches.do_game_aborted)
+    changes.connect("saved", matches.next_game_on_commit)
