@@ -14,9 +14,12 @@ card they may play (with the suit it names chosen for the cards they keep) and t
   attack cards passed on under しばり (T7.3), a lone joker that could never go out (T8.2).
 
 "normal" remembers no card: its chances treat every card but its hand and the field card
-as unseen. "strong" rebuilds what it has seen (the discards the records show, revealed and
-exposed cards), counts exposed 役 cards into their holder's hand, values its own dobon
-chances on the hand it keeps, and bids when its hand is likely to go out first.
+as unseen; it bids 1, or 3 on a hand of few points. "strong" rebuilds what it has seen
+(the discards the records show, revealed and exposed cards), counts exposed 役 cards into
+their holder's hand, values its own dobon chances on the hand it keeps and the returns it
+could make (au), holds back and starves a next seat near going out (au: a field it is
+unlikely to match), and bids to play first in standard (T16.5; StrongPolicy.bid).
+The weights were chosen by A/B tournaments (docs/cpu-players.md).
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from .knowledge import (
     field_before,
     hand_sum,
     number,
-    suit,
 )
 
 
@@ -59,7 +61,6 @@ class Weights:
     draw: float          # the tempo a draw loses
     threat: float = 0.0  # hand value weighs more as an opponent nears going out
     block: float = 0.0   # holding back a next seat that is about to go out
-    follow: float = 0.0  # a card of the suit it leaves on the field, kept to play next
     plan_return: bool = False  # au: keeps a hand that would return a dobon (T12.1)
     starve: float = 0.0  # au: leaves a field the next seat is unlikely to match
 
@@ -153,8 +154,7 @@ class _Judge:
             rest.remove(card)
             declared = [a for a in options if a.get("last_one")]
             chosen = self.name(declared or options, rest)
-            value = (self.play(card, rest) + self.follow(card, chosen.get("suit"), rest)
-                     + self.starve(card, chosen.get("suit")))
+            value = self.play(card, rest) + self.starve(card, chosen.get("suit"))
             if value > best_value:
                 best, best_value = chosen, value
         return best
@@ -169,17 +169,8 @@ class _Judge:
                    + self.starve(a["cards"][0], a.get("suit")))
 
     def starve(self, card: str, named: str | None) -> float:
+        """au only (below): the field left is one the next seat cannot match."""
         return 0.0
-
-    def follow(self, card: str, named: str | None, rest: list[str]) -> float:
-        """The others tend to follow the suit we leave (T5.3): the share of the cards we
-        keep that follow it, or the card's number, is our chance to play again."""
-        if not self.w.follow or not rest:
-            return 0.0
-        field = named or suit(card)
-        n = number(card)
-        good = sum(1 for c in rest if suit(c) == field or number(c) in (n, 8) or c == "JK")
-        return self.w.follow * good / len(rest)
 
     def hidden_chance(self, seat: int, totals: Sequence[int]) -> float:
         """The chance that ``seat``'s hand sums to one of ``totals`` (distinct), with what
