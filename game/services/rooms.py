@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -33,7 +33,7 @@ from game.models import (
     Room,
     new_invite_code,
 )
-from game.services import access
+from game.services import access, house
 from game.services.invites import (  # noqa: F401 (part of this module's API)
     INVITED_SESSION_KEY,
     holds_current_invite,
@@ -270,12 +270,22 @@ def update_room_settings(
     seat_count: int,
     timeout_seconds: int,
     is_public: bool,
+    house_rules: Mapping[str, Any] | None = None,
+    house_base: str = "",
 ) -> Room:
-    """The owner changes the room between games. Seats cannot vanish under people."""
+    """The owner changes the room between games. Seats cannot vanish under people.
+    `house_rules` (None: unchanged) take effect from the next game (G1); a change ends
+    the running session (H14.6)."""
     name = name.strip()
     if not name:
         raise RoomError(_("Give the room a name."), field="name")
     _check_settings(seat_count, timeout_seconds)
+    rules = None
+    if house_rules is not None:
+        try:
+            rules = house.check_house_rules(house_rules)
+        except house.HouseRulesError as exc:
+            raise RoomError(str(exc), field=None) from exc
     with transaction.atomic():
         room = _lock(room)
         check_owner(room, by)
@@ -290,6 +300,8 @@ def update_room_settings(
         turned_private = room.is_public and not is_public
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
+        if rules is not None:
+            house.do_change_rules(room, rules, house_base)
         room.save()
         if turned_private:
             access.notify_access_changed(room.pk)
