@@ -3,6 +3,7 @@
 
 import { cardElement } from "../cards.js";
 import { el } from "../dom.js";
+import { sessionLines } from "./house.js";
 import { T } from "./strings.js";
 
 /** {result, names, hands, url} for the game just finished, or the room's last one. */
@@ -100,5 +101,5 @@ export function renderSettlement(app) {
     a.href = data.url;
     foot.append(a);
   }
-  box.replaceChildren(title, meta, table, payments, foot);
+  box.replaceChildren(title, meta, table, payments, ...sessionLines(app), foot);
 }
