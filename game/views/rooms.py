@@ -208,7 +208,7 @@ def room_settings(request: HttpRequest, room_id: int) -> HttpResponse:
                 house_rules=house.get("rules"), house_base=house.get("base") or "",
             )
         except RoomError as exc:
-            (form if exc.field else house_form).add_error(exc.field, exc.message)
+            form.add_error(exc.field, exc.message)
         else:
             messages.success(request, _("The room's settings are saved."))
             return redirect(room)
