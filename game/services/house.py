@@ -34,7 +34,8 @@ def check_house_rules(rules: Mapping[str, Any] | None) -> dict[str, Any]:
     try:
         full = normalize_house_rules(rules)
     except ValueError as exc:
-        raise HouseRulesError(_("These house rules are not allowed: %(why)s") % {"why": exc}) from exc
+        why = _("These house rules are not allowed: %(why)s") % {"why": exc}
+        raise HouseRulesError(why) from exc
     return {} if preset_of(full) == "standard" else full
 
 

@@ -125,11 +125,13 @@ def test_a_room_plays_a_preset_to_the_settlement(
 
         for p in players:
             expect(p.page.get_by_test_id("settlement")).to_be_visible()
-        problems += shoot(alice, out, f"{preset}-09-settlement") + shoot(bob, out, f"{preset}-09-settlement-en")
+        problems += shoot(alice, out, f"{preset}-09-settlement")
+        problems += shoot(bob, out, f"{preset}-09-settlement-en")
         clean(players)
         game = Game.objects.filter(room=room).latest("number")
         assert game.status == Game.Status.FINISHED
-        assert (game.initial_state.get("house_rules") or dict(PRESETS["standard"])) == dict(PRESETS[preset])
+        played = game.initial_state.get("house_rules") or dict(PRESETS["standard"])
+        assert played == dict(PRESETS[preset])
     SHOTS.mkdir(exist_ok=True)
     for shot in out.iterdir():
         shutil.copy(shot, SHOTS / shot.name)
@@ -151,7 +153,8 @@ def play_party(players, room, out, problems):
     expect(prompt).to_be_visible()
     expect(prompt.locator("[data-action=swap]")).to_have_count(2)
     expect(bob.page.locator(".me-turn")).to_have_text("alice is choosing whom to swap with")
-    problems.extend(shoot(alice, out, "party-03-swap-prompt") + shoot(bob, out, "party-03-swap-watch-en"))
+    problems.extend(shoot(alice, out, "party-03-swap-prompt"))
+    problems.extend(shoot(bob, out, "party-03-swap-watch-en"))
     # The first target (key 1) is bob.
     expect(prompt.locator("[data-key='1']")).to_have_attribute("data-target", "1")
     act(players, room, lambda: alice.page.keyboard.press("1"))

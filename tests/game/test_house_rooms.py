@@ -103,7 +103,8 @@ def test_rules_cannot_change_while_a_game_runs(client, alice, room):
     client.force_login(alice)
     response = _post(client, room, preset="party")
     assert response.status_code == 200
-    errors = response.context["form"].non_field_errors() + response.context["house_form"].non_field_errors()
+    context = response.context
+    errors = context["form"].non_field_errors() + context["house_form"].non_field_errors()
     assert [str(e) for e in errors] == [str(rooms._("Settings can only change between games."))]
     room.refresh_from_db()
     assert room.house_rules == {}
@@ -367,3 +368,16 @@ def test_how_to_play_explains_every_house_rule_with_an_example(client, language,
         start = page.index(f'id="h{number}"')
         section = page[start:page.index("</section>", start)]
         assert "<pre>" in section, number  # each rule with its example
+
+
+def test_the_log_and_the_room_history_name_each_games_rules(client, alice, room):
+    rooms.update_room_settings(room, alice, name="t", seat_count=4, timeout_seconds=10,
+                               is_public=True, house_rules=PRESETS["classic"])
+    game = play.start_game(room, alice, now=NOW)
+    play.abort_game(game, alice, now=NOW + 1)
+    client.force_login(alice)
+    log = client.get(reverse("game:game_json", args=[game.pk])).json()
+    assert log["game"]["rules"]["preset"] == "classic"
+    assert log["game"]["rules"]["rules"] == dict(PRESETS["classic"])
+    page = client.get(reverse("game:room_history", args=[room.pk])).content.decode()
+    assert 'data-testid="row-rules" data-preset="classic"' in page
