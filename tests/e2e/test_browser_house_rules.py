@@ -192,7 +192,7 @@ def play_competitive(players, room, out, problems):
     problems.extend(shoot(bob, out, "competitive-03-blind-chance-en"))
     act(players, room, lambda: bob.page.locator("[data-action=dobon]").click())
     back = alice.page.locator(".chance.chance-blind")
-    expect(back).to_be_visible()
+    expect(back).to_contain_text("ドボン返し？（ノーヒント）")
     problems.extend(shoot(alice, out, "competitive-04-blind-return"))
     act(players, room, lambda: alice.page.locator("[data-action=decline]").click())
     expect(alice.page.get_by_test_id("session")).to_contain_text("対局1: 1/20ゲーム")

@@ -31,7 +31,7 @@ const ja = {
   swapWith: (name, n) => `${name}と交換（${n}枚）`,
   choosingSwap: (name) => `${name}が手札の交換相手を選んでいます`, youSwap: "交換相手を選んでください",
   whyArithmetic: (expr) => `四則演算: ${expr}`,
-  blindTitle: "ドボン？（ノーヒント）",
+  blindTitle: "ドボン？（ノーヒント）", blindReturnTitle: "ドボン返し？（ノーヒント）",
   blindWhy: (penalty) => `ドボンできるかは表示されません。間違えると手札を公開し、ほかの全員に${penalty}点ずつ払い、このゲームのドボン権を失います`,
   drawUntil: "出るまで引く",
   events: {
@@ -71,7 +71,7 @@ const en = {
   swapWith: (name, n) => `Swap with ${name} (${n} card${n === 1 ? "" : "s"})`,
   choosingSwap: (name) => `${name} is choosing whom to swap with`, youSwap: "Choose whom to swap with",
   whyArithmetic: (expr) => `four operations: ${expr}`,
-  blindTitle: "Dobon? (blind)",
+  blindTitle: "Dobon? (blind)", blindReturnTitle: "Return the dobon? (blind)",
   blindWhy: (penalty) => `Nobody is told whether a dobon is possible. A wrong one shows your hand, pays ${penalty} to every other player and loses your dobon rights for this game`,
   drawUntil: "Draw until playable",
   events: {
@@ -156,7 +156,8 @@ export function chanceText(view, kind) {
   const rules = view.house_rules || {};
   if (kind !== "dobon" && kind !== "return") return null;
   if (rules.blind_dobon) {
-    return { title: H.blindTitle, why: H.blindWhy(20 * (view.rate || 1)), blind: true };
+    const title = kind === "return" ? H.blindReturnTitle : H.blindTitle;
+    return { title, why: H.blindWhy(20 * (view.rate || 1)), blind: true };
   }
   if (rules.arithmetic_dobon && kind === "dobon" && view.last_play) {
     const expr = expressionFor((view.hand || []).map(cardPoints), view.last_play.points);
