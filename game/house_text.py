@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -88,6 +89,7 @@ def summarize(rules: Mapping[str, Any] | None, base: str = "") -> dict[str, Any]
     changes = [rule_line(k, v) for k, v in described["changed"].items()]
     text = label
     if changes and preset == "custom":
-        text += ": " + ", ".join(f"{c['name']} {c['value']}" for c in changes)
+        comma = "、" if (get_language() or "ja").startswith("ja") else ", "
+        text += ": " + comma.join(f"{c['name']} {c['value']}" for c in changes)
     return {"preset": preset, "label": label, "changes": changes, "text": text,
             "default": preset == "standard"}
