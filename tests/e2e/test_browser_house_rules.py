@@ -200,3 +200,66 @@ def play_competitive(players, room, out, problems):
 
 PLAYS = {"standard": play_standard, "party": play_party, "classic": play_classic,
          "competitive": play_competitive}
+
+
+def test_a_custom_room_reshuffles_and_ends_its_session(
+    tmp_path: Path, browser: Browser, alice, bob, settings
+):
+    """H12 and H14 through the pages: the owner sets single rules (custom), the deck is
+    rebuilt from the discards, the game ends by deck-out, the one-game session ends with
+    its standings and the deck-out count is reset (H14.5: the next rate stays ×1)."""
+    require_stack()
+    settings.DOBON_TEST_SETUPS_ALLOWED = True
+    settings.CELERY_BROKER_URL = ""
+    room = Room.objects.create(name="作り直しの卓", owner=alice, timeout_seconds=60)
+    for index, person in enumerate((alice, bob)):
+        Membership.objects.create(room=room, user=person, seat_index=index)
+    out = tmp_path / "shots"
+    out.mkdir()
+    problems: list[str] = []
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        base = f"http://127.0.0.1:{port}"
+        a = open_player(browser, port, alice, "alice", PHONE)
+        b = open_player(browser, port, bob, "bob", DESKTOP, locale="en-US")
+        b.page.context.add_cookies([{"name": "django_language", "value": "en", "url": base}])
+        players = [a, b]
+        a.page.goto(f"{base}/rooms/{room.pk}/settings/")
+        a.page.locator("[name='house-reshuffle']").check()  # the page switches to custom
+        expect(a.page.locator("[data-role=house-preset]")).to_have_value("custom")
+        a.page.locator("[name='house-session_games']").fill("1")
+        problems += shoot(a, out, "custom-01-settings")
+        a.page.get_by_test_id("save-settings").click()
+        expect(a.page.get_by_test_id("room-rules")).to_have_attribute("data-preset", "custom")
+        room.refresh_from_db()
+        assert room.house_rules["reshuffle"] is True and room.house_rules["session_games"] == 1
+
+        start_fixed_game(room, alice, FixedSetup(hands=[["R5", "G9"], ["R2", "R3"]],
+                                                 first_card="R1", deck=["G1"]))
+        for p in players:
+            p.page.goto(f"{base}/rooms/{room.pk}/")
+            expect(p.page.get_by_test_id("hand").locator("[data-card]")).to_have_count(2)
+        act(players, room, lambda: a.page.get_by_test_id("hand").locator("[data-card=R5]").click())
+        act(players, room, lambda: b.page.keyboard.press("n"))  # bob lets his dobon go
+        act(players, room, lambda: b.page.keyboard.press("d"))  # the deck's last card
+        act(players, room, lambda: b.page.keyboard.press("p"))
+        act(players, room, lambda: a.page.keyboard.press("d"))  # H12: R1 comes back
+        expect(a.page.get_by_test_id("hand").locator("[data-card=R1]")).to_have_count(1)
+        expect(a.page.locator(".log-list")).to_contain_text("山札を作り直しました（1枚）")
+        expect(b.page.locator(".log-list")).to_contain_text("reshuffled into the deck (1 card)")
+        problems += shoot(a, out, "custom-02-reshuffle")
+        act(players, room, lambda: a.page.keyboard.press("p"))
+        act(players, room, lambda: b.page.keyboard.press("d"))  # nothing left: deck-out
+        for p in players:
+            expect(p.page.get_by_test_id("settlement")).to_be_visible()
+        expect(a.page.get_by_test_id("session")).to_contain_text("対局1が終わりました（1ゲーム）")
+        expect(b.page.get_by_test_id("session")).to_contain_text("Session 1 is over (1 game)")
+        problems += shoot(a, out, "custom-09-session-over") + shoot(b, out, "custom-09-session-over-en")
+        clean(players)
+        room.refresh_from_db()
+        assert room.deck_out_streak == 0 and room.next_rate == 1  # default: 1 and ×2
+        assert room.last_session["games"] == 1
+    SHOTS.mkdir(exist_ok=True)
+    for shot in out.iterdir():
+        shutil.copy(shot, SHOTS / shot.name)
+    assert problems == []

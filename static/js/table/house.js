@@ -79,14 +79,14 @@ const en = {
     swap: (e, n) => `${n(e.seat)} swapped hands with ${n(e.target)}`,
     rotate: (e, n) => `${n(e.seat)}'s 0: every hand moved one seat ${e.direction === 1 ? "clockwise" : "counter-clockwise"}`,
     hand: (e) => `Your new hand: ${e.cards}`,
-    reshuffle: (e) => `The discards were reshuffled into the deck (${e.count} cards)`,
+    reshuffle: (e) => `The discards were reshuffled into the deck (${e.count} card${e.count === 1 ? "" : "s"})`,
     false_declaration: (e, n) => `${n(e.seat)}'s false ${e.what === "return" ? "return" : "dobon"}! Pays ${e.penalty} to every other player`,
     dobon_void: (e, n) => `${n(e.seat)}'s dobon is void (nearest wins)`,
   },
   timeoutActions: { swap: "swapped with the next player", draw_play: "drew until playable and played", play: "played the drawn card" },
   session: (number, games, limit) => `Session ${number}: ${games}${limit ? `/${limit}` : ""} games`,
   sessionTarget: (t) => `ends at ±${t}`,
-  sessionEnded: (number, games) => `Session ${number} is over (${games} games)`,
+  sessionEnded: (number, games) => `Session ${number} is over (${games} game${games === 1 ? "" : "s"})`,
   place: (p) => `#${p}`,
 };
 
