@@ -166,9 +166,9 @@ class HouseRulesForm(forms.Form):
         return cls(data, initial=initial)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data: dict[str, Any] = super().clean() or {}
         preset = data.get("preset")
-        if preset in PRESETS:
+        if isinstance(preset, str) and preset in PRESETS:
             data["rules"], data["base"] = dict(PRESETS[preset]), preset
         elif preset == "custom" and not self.errors:
             defaults = PRESETS["standard"]

@@ -91,12 +91,12 @@ def session_standings(
         .values("user_id", "room_seat_index", "cpu_level")
         .annotate(points=Sum("delta"))
     )
-    names = dict(
-        ((p["user_id"], p["room_seat_index"] if p["user_id"] is None else None, p["cpu_level"]),
-         p["username"])
+    names: dict[tuple[Any, ...], str] = {
+        (p["user_id"], p["room_seat_index"] if p["user_id"] is None else None, p["cpu_level"]):
+        p["username"]
         for p in GamePlayer.objects.filter(game__in=games).order_by("game__number")
         .values("user_id", "room_seat_index", "cpu_level", "username")
-    )
+    }
     points: dict[tuple[Any, ...], int] = {}
     for row in rows:
         key = (row["user_id"], row["room_seat_index"] if row["user_id"] is None else None,
@@ -104,20 +104,20 @@ def session_standings(
         points[key] = points.get(key, 0) + (row["points"] or 0)
     count = games.count()
     for name, user_id, seat, level, delta in extra or []:
-        key = (user_id, seat if user_id is None else None, level)
-        names[key] = name
-        points[key] = points.get(key, 0) + delta
+        added: tuple[Any, ...] = (user_id, seat if user_id is None else None, level)
+        names[added] = name
+        points[added] = points.get(added, 0) + delta
     if extra:
         count += 1
-    table = sorted(
+    table: list[dict[str, Any]] = sorted(
         ({"username": names.get(k, "?"), "points": p} for k, p in points.items()),
         key=lambda r: (-r["points"], r["username"]),
     )
     place = 0
-    for i, row in enumerate(table):
-        if i == 0 or row["points"] != table[i - 1]["points"]:
+    for i, entry in enumerate(table):
+        if i == 0 or entry["points"] != table[i - 1]["points"]:
             place = i + 1
-        row["place"] = place
+        entry["place"] = place
     return {"games": count, "standings": table}
 
 

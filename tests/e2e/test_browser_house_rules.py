@@ -254,7 +254,8 @@ def test_a_custom_room_reshuffles_and_ends_its_session(
             expect(p.page.get_by_test_id("settlement")).to_be_visible()
         expect(a.page.get_by_test_id("session")).to_contain_text("対局1が終わりました（1ゲーム）")
         expect(b.page.get_by_test_id("session")).to_contain_text("Session 1 is over (1 game)")
-        problems += shoot(a, out, "custom-09-session-over") + shoot(b, out, "custom-09-session-over-en")
+        problems += shoot(a, out, "custom-09-session-over")
+        problems += shoot(b, out, "custom-09-session-over-en")
         clean(players)
         room.refresh_from_db()
         assert room.deck_out_streak == 0 and room.next_rate == 1  # default: 1 and ×2
