@@ -5,7 +5,7 @@
 import { cardBack, cardElement } from "../cards.js";
 import { renderCenter, renderSeats, setRing } from "./felt.js";
 import { fitHand, renderActions, renderHand, tapResult } from "./hand.js";
-import { noticeFor, renderRulesChip, turnText } from "./house.js";
+import { H, noticeFor, renderRulesChip, turnText } from "./house.js";
 import { logEntry } from "./log.js";
 import { fly, pulse } from "./motion.js";
 import { RoomPanel } from "./roompanel.js";
@@ -57,7 +57,7 @@ export class TableApp {
     this.ui["help-open"].addEventListener("click", () => this.openHelp());
     this.ui["help-close"].addEventListener("click", () => this.closeHelp());
     this.ui.help.addEventListener("click", (e) => { if (e.target === this.ui.help) this.closeHelp(); });
-    this.ui["help-keys"].replaceChildren(...T.keys.flatMap(([k, text]) => {
+    this.ui["help-keys"].replaceChildren(...[...T.keys, ...H.keys].flatMap(([k, text]) => {
       const dt = document.createElement("dt");
       const kbd = document.createElement("kbd");
       kbd.textContent = k;

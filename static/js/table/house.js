@@ -34,6 +34,7 @@ const ja = {
   blindTitle: "ドボン？（ノーヒント）", blindReturnTitle: "ドボン返し？（ノーヒント）",
   blindWhy: (penalty) => `ドボンできるかは表示されません。間違えると手札を公開し、ほかの全員に${penalty}点ずつ払い、このゲームのドボン権を失います`,
   drawUntil: "出るまで引く",
+  keys: [["1〜8", "7のあと: 手札を交換する相手を選ぶ（セブン・ゼロ）"]],
   events: {
     choose_swap: (e, n) => `${n(e.seat)}が交換相手を選んでいます`,
     swap: (e, n) => `${n(e.seat)}と${n(e.target)}が手札を交換`,
@@ -74,6 +75,7 @@ const en = {
   blindTitle: "Dobon? (blind)", blindReturnTitle: "Return the dobon? (blind)",
   blindWhy: (penalty) => `Nobody is told whether a dobon is possible. A wrong one shows your hand, pays ${penalty} to every other player and loses your dobon rights for this game`,
   drawUntil: "Draw until playable",
+  keys: [["1–8", "after a 7: choose whom to swap hands with (7-0)"]],
   events: {
     choose_swap: (e, n) => `${n(e.seat)} is choosing whom to swap with`,
     swap: (e, n) => `${n(e.seat)} swapped hands with ${n(e.target)}`,
