@@ -105,7 +105,7 @@ class HouseRulesForm(forms.Form):
     "custom" when a rule is changed; without it the form works the same."""
 
     preset = forms.ChoiceField(
-        label=_("House rules"),
+        label=_("Preset"),
         choices=[(name, PRESET_LABELS[name]) for name in (*PRESET_NAMES, "custom")],
         help_text=_("A preset sets every rule below. Choose “Custom” to set them one by one."),
     )
