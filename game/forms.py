@@ -20,7 +20,7 @@ class RoomForm(forms.ModelForm):
 
     class Meta:
         model = Room
-        fields = ["name", "seat_count", "timeout_seconds", "is_public"]
+        fields = ["name", "seat_count", "timeout_seconds", "is_public", "stamps_enabled"]
         widgets = {
             "seat_count": forms.NumberInput(attrs={"min": MIN_SEATS, "max": MAX_SEATS}),
             "timeout_seconds": forms.NumberInput(attrs={"min": MIN_TIMEOUT, "max": MAX_TIMEOUT}),
@@ -31,6 +31,10 @@ class RoomForm(forms.ModelForm):
             "is_public": _(
                 "Public rooms are listed in the lobby. Private rooms are found only "
                 "through the invite link or code."
+            ),
+            "stamps_enabled": _(
+                "Seated players may send quick reactions (“Nice!”, “Sorry”…) to the table. "
+                "Fixed words only, one every 1.5 seconds."
             ),
         }
 
@@ -45,6 +49,7 @@ class RoomForm(forms.ModelForm):
             "seat_count": room.seat_count,
             "timeout_seconds": room.timeout_seconds,
             "is_public": room.is_public,
+            "stamps_enabled": room.stamps_enabled,
         }
         return cls(data, initial=initial)
 
@@ -60,7 +65,9 @@ class JoinCodeForm(forms.Form):
         label=_("Invite code"),
         max_length=300,
         help_text=_("The code, or the whole invite link."),
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "off"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
     )
 
     def clean_code(self) -> str:

@@ -213,6 +213,7 @@ def room_panel(room: Room) -> dict[str, Any]:
         "seat_count": room.seat_count,
         "timeout": room.timeout_seconds,
         "is_public": room.is_public,
+        "stamps": room.stamps_enabled,
         "next_rate": room.next_rate,
         "deck_out_streak": room.deck_out_streak,
         "running_game": running.pk if running is not None else None,

@@ -116,6 +116,8 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "is_owner": is_owner,
         "has_free_seat": len(members) < room.seat_count,
         "running_game": running_game,
+        # A room with free seats and no game on: inviting is what the owner needs next.
+        "invite_first": len(members) < room.seat_count and running_game is None,
         "invite_url": request.build_absolute_uri(invite_url) if mine or is_owner else "",
         "start_url": _start_url(room) if is_owner and running_game is None else "",
         # The table's "next game" button posts here after a game ends, without a reload.
@@ -323,7 +325,7 @@ def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
     """An invite lets this session see the room, private or not; taking a seat is a
     separate, deliberate POST on the room page (a GET never seats anyone). A code the
     owner replaced says so (404, like a code that never existed)."""
-    room = Room.objects.filter(invite_code=code).first()
+    room = rooms.room_for_code(code)
     if room is None:
         return render(
             request, "game/join.html", {"form": JoinCodeForm(), "invite_invalid": True}, status=404

@@ -41,7 +41,6 @@ export function renderHand(app, view) {
   const legal = (view && view.legal_actions) || [];
   const playable = new Set(legal.filter((a) => a.type === "play").flatMap((a) => a.cards));
   const cutIn = view && view.chances && view.chances.includes("cut_in");
-  box.classList.toggle("hand-many", hand.length > 12);
   box.replaceChildren(...hand.map((code, index) => {
     const el = cardElement(code, "button");
     el.dataset.index = index;
@@ -70,14 +69,28 @@ export function renderHand(app, view) {
 }
 
 /** Overlap the cards just enough to fit the width, never hiding a card's corner index;
- * beyond that the hand scrolls sideways. */
+ * when one row would hide more than half of each card, the hand goes onto two rows (or
+ * more), so that every card stays on screen whatever the hand's size (issue 21: at 14
+ * cards the last ones were cut off without a sign). */
 export function fitHand(box) {
-  const cards = box.querySelectorAll(".card");
+  const cards = [...box.querySelectorAll(".card")];
+  box.classList.remove("hand-rows");
+  box.style.gridTemplateColumns = "";
   if (!cards.length) return;
   const width = cards[0].offsetWidth;
   const room = box.clientWidth - 16;
-  const step = cards.length > 1 ? Math.min(width + 6, (room - width) / (cards.length - 1)) : width;
-  box.style.setProperty("--step", `${Math.max(step, width * 0.5)}px`);
+  const stepFor = (n) => (n > 1 ? Math.min(width + 6, (room - width) / (n - 1)) : width);
+  let rows = 1;
+  while (rows < 4 && stepFor(Math.ceil(cards.length / rows)) < width * 0.5) rows += 1;
+  const perRow = Math.ceil(cards.length / rows);
+  const step = Math.max(stepFor(perRow), width * 0.5);
+  box.style.setProperty("--step", `${step}px`);
+  box.dataset.rows = String(rows);
+  if (rows > 1) {
+    box.classList.add("hand-rows");
+    // The last column is a whole card wide: the row ends with a card seen in full.
+    box.style.gridTemplateColumns = `repeat(${perRow - 1}, ${step}px) ${width}px`;
+  }
 }
 
 /** What a tap on card `index` does. A lone playable card plays at once. A card that
