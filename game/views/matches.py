@@ -179,7 +179,10 @@ def match_header(match: Match) -> dict[str, object]:
     }
 
 
-LOG_BATCH = 25  # games per database round (their players and events in two queries)
+# Games per database round (their players and events in two queries). Memory follows it:
+# 25 games of ~490 events peaked at 25.5 MiB per request (docs/performance.md); 5 keep a
+# request to a few MiB for 400 queries per 1,000 games.
+LOG_BATCH = 5
 
 
 async def _log_chunks(match: Match, readable: Q | None) -> AsyncIterator[str]:
