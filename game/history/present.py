@@ -244,6 +244,11 @@ def _finished(e: dict[str, Any], name: str, names: list[str], before: Any) -> Li
                 [], "finished")
 
 
+def _resume(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    return Line(None, _("The server's clock was stopped: every waiting seat gets a fresh "
+                        "timeout"), [], "resume")
+
+
 def _aborted(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
     return Line(None, _("The game was aborted"), [], "aborted")
 
@@ -263,6 +268,7 @@ _DESCRIBERS: dict[str, Any] = {
     "start": _start,
     "finished": _finished,
     "aborted": _aborted,
+    "resume": _resume,
 }
 
 

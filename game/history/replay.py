@@ -56,7 +56,7 @@ class Frame:
     index: int
     version: int
     time: float | None
-    kind: str  # "start", "action", "timeout", "aborted"
+    kind: str  # "start", "action", "timeout", "resume" (fresh clocks after an outage), "aborted"
     seat: int | None
     action: dict[str, Any] | None
     events: list[Event]
@@ -108,6 +108,10 @@ def _replay_version(
         raise ReplayError(f"version {version.number} has no stored input")
     now = float(step["now"])
     frames: list[Frame] = []
+    if step.get("resume"):  # the clock had stopped: fresh clocks instead of timeouts
+        events = engine.resume(now)
+        frames.append(_frame(engine, first_index, version.number, now, "resume", None, None,
+                             events, keep_states))
     # One frame per deadline: advance(now) applies them in this same order (R14, R16.10).
     while (deadline := engine.next_deadline) is not None and deadline <= now:
         events = engine.advance(deadline)

@@ -210,21 +210,32 @@ def start_next(match_id: int, now: float | None = None) -> Game | None:
 
 
 def start_waiting(limit: int = 50) -> int:
-    """The sweep's part: running matches with no running game start their next game."""
-    running_game = Game.objects.filter(room_id=OuterRef("room_id"), status=Game.Status.RUNNING)
-    waiting = list(
-        Match.objects.filter(status=Match.Status.RUNNING)
-        .annotate(busy=Exists(running_game))
-        .filter(busy=False)
-        .values_list("pk", flat=True)[:limit]
-    )
+    """The in-process sweep's part: running matches with no running game start their next."""
     started = 0
-    for match_id in waiting:
+    for match_id in waiting(limit):
         try:
             started += start_next(match_id) is not None
         except Exception:
             log.exception("sweep could not start the next game of match %s", match_id)
     return started
+
+
+def waiting(limit: int = 50, settled_before: float | None = None) -> list[int]:
+    """Running matches with no running game (their next start was lost). With
+    `settled_before`, only those whose last game ended before then: the start that
+    follows a game's end after its commit normally comes first (beat's safety net)."""
+    running_game = Game.objects.filter(room_id=OuterRef("room_id"), status=Game.Status.RUNNING)
+    matches = (
+        Match.objects.filter(status=Match.Status.RUNNING)
+        .annotate(busy=Exists(running_game))
+        .filter(busy=False)
+    )
+    if settled_before is not None:
+        recent = Game.objects.filter(
+            match_id=OuterRef("pk"), finished_at__gte=play.to_datetime(settled_before)
+        )
+        matches = matches.annotate(recent=Exists(recent)).filter(recent=False)
+    return list(matches.values_list("pk", flat=True)[:limit])
 
 
 # -- CPU players and program seats in match games -----------------------------------------------

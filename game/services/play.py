@@ -432,6 +432,7 @@ def start_game(
             room_info=room_info(room),
         )
         transaction.on_commit(lambda: notify_change(change))
+        changes.saved(game)  # after the push above: e.g. a CPU that plays first
     return game
 
 
@@ -533,11 +534,25 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     seats = seats_of(game)
     seat = check_seated(seats, user)
     engine = Engine.from_dict(game.state)
-    events = engine.advance(now)
+    events, step = advance_clock(engine, now)
     events += apply_action(engine, seat, action, now)
-    step = {"now": now, "seat": seat, "action": action}
+    step = {**step, "seat": seat, "action": action}
     change = do_save(game, engine, events, now, seats, step=step)
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
+
+
+def advance_clock(engine: Engine, now: float) -> tuple[list[Event], dict[str, Any]]:
+    """The engine's due timeouts up to `now` (R14) and the version's input for replays.
+
+    When the earliest deadline lies more than DOBON_CLOCK_OUTAGE_SECONDS in the past, the
+    clock was stopped (beat or the workers were down; a working clock is late by well
+    under a second): the game resumes with fresh full timeouts from `now` instead of
+    playing the outage's ⌊D / timeout⌋ automatic actions in one version, and the input
+    says so (`"resume": true`, replayed by game/history/replay.py)."""
+    deadline = engine.next_deadline
+    if deadline is not None and now - deadline > settings.DOBON_CLOCK_OUTAGE_SECONDS:
+        return engine.resume(now), {"now": now, "resume": True}
+    return engine.advance(now), {"now": now}
 
 
 def relax_commit() -> None:
