@@ -231,6 +231,13 @@ CELERY_BEAT_SCHEDULE = {
 DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
+# What may keep the clock's workers busy with nobody waiting (game/services/limits.py):
+# running matches, and running games with CPU players outside matches.
+DOBON_MATCHES_PER_ACCOUNT = env_int("DOBON_MATCHES_PER_ACCOUNT", 2)
+DOBON_MATCHES_PER_SITE = env_int("DOBON_MATCHES_PER_SITE", 20)
+DOBON_CPU_GAMES_PER_ACCOUNT = env_int("DOBON_CPU_GAMES_PER_ACCOUNT", 3)
+DOBON_CPU_GAMES_PER_SITE = env_int("DOBON_CPU_GAMES_PER_SITE", 200)
+
 # Opt-in: commit moves without waiting for PostgreSQL's WAL flush. Off by default because
 # a database crash could lose acknowledged moves (game/services/play.py, _relax_commit).
 DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=False)

@@ -53,16 +53,20 @@ async def run_forever() -> None:
     loop = asyncio.get_running_loop()
     _wake = asyncio.Event()
     clock.set_waker(lambda at: loop.call_soon_threadsafe(_wake_at, loop, at))
-    while True:
-        try:
-            await asyncio.wait_for(_wake.wait(), INTERVAL)
-        except TimeoutError:
-            pass
-        _wake.clear()
-        try:
-            await sync_to_async(tick, thread_sensitive=False)()
-        except Exception:  # keep the clock running whatever one sweep did
-            log.exception("in-process timeout sweep failed")
+    try:
+        while True:
+            try:
+                await asyncio.wait_for(_wake.wait(), INTERVAL)
+            except TimeoutError:
+                pass
+            _wake.clear()
+            try:
+                await sync_to_async(tick, thread_sensitive=False)()
+            except Exception:  # keep the clock running whatever one sweep did
+                log.exception("in-process timeout sweep failed")
+    finally:
+        clock.set_waker(None)
+        _wake = None
 
 
 def _wake_at(loop: asyncio.AbstractEventLoop, at: float) -> None:

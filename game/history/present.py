@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from game.history.replay import Frame
 from game.models import Game, GamePlayer
+from game.rules import Game as Engine
 from game.services.history import is_cpu_seat
 
 RESULT_KINDS = {
@@ -160,6 +161,32 @@ class Line:
     cards: list[str]
     kind: str
     quiet: bool = False
+
+
+def first_player_of(initial_state: dict[str, Any]) -> int | None:
+    """R3.2's first player F, read back from the engine state at version 0 by undoing the
+    first card's effect (R3.3, played by F's right neighbour): after S (or R with two
+    players) F's left neighbour is on turn; after R, F's right neighbour's right
+    neighbour; after W, F chooses the colour (nobody is on turn); otherwise F is on turn.
+
+    >>> from game.rules import Game
+    >>> state = Game.from_setup(hands=[["R1"], ["R2"], ["R3"]], first_card="RS", deck=[],
+    ...                         first_player=1).to_dict()
+    >>> state["turn"], first_player_of(state)
+    (2, 1)
+    """
+    engine = Engine.from_dict(initial_state)
+    n, top = engine.players, engine.top
+    if engine.chooser is not None:
+        return engine.chooser
+    turn = engine.turn
+    if turn is None:
+        return None
+    if top.endswith("S") or (top.endswith("R") and n == 2):
+        return (turn - 1) % n
+    if top.endswith("R"):
+        return (turn + 2) % n
+    return turn
 
 
 def describe(event: dict[str, Any], names: list[str], before: dict[str, Any] | None) -> Line | None:

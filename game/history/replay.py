@@ -88,8 +88,10 @@ def rebuild(
 ) -> list[Frame]:
     """Every frame of the game, from the deal to the last stored version."""
     engine = Engine.from_dict(initial_state)
-    start_events = versions[0].events if versions and versions[0].number == 0 else []
-    frames = [_frame(engine, 0, 0, None, "start", None, None, start_events, keep_states)]
+    start = versions[0] if versions and versions[0].number == 0 else None
+    start_events = start.events if start else []
+    started = float(start.step["now"]) if start and start.step and "now" in start.step else None
+    frames = [_frame(engine, 0, 0, started, "start", None, None, start_events, keep_states)]
     for version in versions:
         if version.number == 0:
             continue

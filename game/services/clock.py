@@ -73,7 +73,7 @@ class Due:
         return PEOPLE if self.people else BULK
 
 
-# -- the laptop default: everything in one process ----------------------------------------------
+# -- the laptop default: everything in one process ------------------------------------------------
 
 
 def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
@@ -91,7 +91,7 @@ def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
     return changed
 
 
-# -- finding (beat) ---------------------------------------------------------------------------------
+# -- finding (beat) -------------------------------------------------------------------------------
 
 
 def find_due(now: float, limit: int = SWEEP_BATCH, claimed_too: bool = False) -> list[Due]:
@@ -152,7 +152,7 @@ def send_task(name: str, args: list[int], priority: int = BULK, eta: float | Non
     current_app.send_task(name, args=args, **options)
 
 
-# -- due soon: at its moment, not at the next tick -----------------------------------------------
+# -- due soon: at its moment, not at the next tick ------------------------------------------------
 
 _waker: Callable[[float], None] | None = None  # the in-process scheduler, when it runs
 _running = threading.local()  # the game this thread's task is chaining (it goes on itself)
@@ -194,7 +194,7 @@ def send_due(due: Due) -> None:
         log.exception("could not send game %s v%s to a worker", due.game_id, due.version)
 
 
-# -- doing (a worker's task) ---------------------------------------------------------------------
+# -- doing (a worker's task) ----------------------------------------------------------------------
 
 SKIPPED = -1  # another process holds the row right now: try again shortly
 

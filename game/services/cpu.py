@@ -123,7 +123,8 @@ def do_schedule(
     running = game.status == Game.Status.RUNNING
     seats = list(seats)
     turns = planned_turns(game, engine, seats) if running else []
-    program = matches.next_program_due(game, engine, seats, now, step) if running else None
+    program = matches.next_program_due(game, engine, seats, now, step)  # notes the frames'
+    program = program if running else None
     game.cpu_due = earliest(
         program, play.to_datetime(now + turns[0].delay) if turns else None
     )

@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game.history.present import RESULT_KINDS
+from game.messages import message_for
 from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room, player_name
 from game.models.matches import (
     MAX_GAMES,
@@ -43,7 +44,7 @@ from game.models.matches import (
     MIN_PROGRAM_TIMEOUT,
     Match,
 )
-from game.services import panel, play, rooms
+from game.services import limits, panel, play, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -107,6 +108,9 @@ def start_match(
             raise MatchError(_("A match is already running in this room."))
         if rooms.has_running_game(room):
             raise MatchError(_("Wait for the running game to end."))
+        refusal = limits.match_refusal(by)
+        if refusal is not None:
+            raise MatchError(message_for(refusal))
         if cpu_level is not None:
             taken = set(room.memberships.values_list("seat_index", flat=True))
             for index in range(room.seat_count):
@@ -240,18 +244,30 @@ def waiting(limit: int = 50, settled_before: float | None = None) -> list[int]:
 
 # -- CPU players and program seats in match games -----------------------------------------------
 
-_program_timeouts: dict[int, int | None] = {}  # a match's setting never changes
+_settings: dict[int, tuple[int | None, int]] = {}  # a match's settings never change
+
+
+def _settings_of(match_id: int) -> tuple[int | None, int]:
+    if match_id not in _settings:
+        row = Match.objects.filter(pk=match_id).values_list("program_timeout", "games_total")
+        _settings[match_id] = row.first() or (None, 0)
+    return _settings[match_id]
 
 
 def program_timeout_of(game: Game) -> int | None:
     if game.match_id is None:
         return None
-    if game.match_id not in _program_timeouts:
-        _program_timeouts[game.match_id] = (
-            Match.objects.filter(pk=game.match_id).values_list("program_timeout", flat=True)
-            .first()
-        )
-    return _program_timeouts[game.match_id]
+    return _settings_of(game.match_id)[0]
+
+
+def match_frame(game: Game) -> dict[str, Any] | None:
+    """What every frame of a match game says about its match (docs/protocol.md):
+    `{"id", "games", "program_timeout"}` (the program timeout null when the seats keep
+    the room's); None outside matches."""
+    if game.match_id is None:
+        return None
+    program_timeout, games = _settings_of(game.match_id)
+    return {"id": game.match_id, "games": games, "program_timeout": program_timeout}
 
 
 def cpu_delay_scale(game: Game, default: float) -> float:
@@ -355,8 +371,26 @@ def next_program_due(
     game: Game, engine: Engine, seats: Iterable[Seat], now: float,
     step: dict[str, Any] | None = None,
 ) -> float | None:
+    """When the first program seat's own clock runs out. Also notes on `game` what the
+    version's frames say: the match, and each program seat's own deadline."""
     clocks = program_clocks(game, engine, seats, now, step)
+    _note_for_frames(game, clocks)
     return clocks[0].due if clocks else None
+
+
+def describe_table(game: Game, engine: Engine, seats: Iterable[Seat]) -> None:
+    """The change port's `describe`: a table read for a connect or sync says what a
+    saved version's push says (`next_program_due`)."""
+    if game.match_id is None or engine.phase == "finished":
+        _note_for_frames(game, [])
+        return
+    now = play.now_or(None)
+    _note_for_frames(game, program_clocks(game, engine, seats, now, version_step(game)))
+
+
+def _note_for_frames(game: Game, clocks: list[ProgramClock]) -> None:
+    game.match_frame = match_frame(game)  # type: ignore[attr-defined]
+    game.program_deadlines = {c.seat: c.due for c in clocks}  # type: ignore[attr-defined]
 
 
 # -- reading: standings, results, the log ---------------------------------------------------------
@@ -365,7 +399,8 @@ def next_program_due(
 @dataclass
 class Standing:
     """One player's line: total points, and the match game (1…N) after which the total
-    last changed (the tie-break: whoever reached their final score first). `kind` is
+    last changed, or the first game the player played when no game changed it (the
+    tie-break: whoever reached their final score first). `kind` is
     "program" for a person whose seat a program played in any of the match's games."""
 
     key: tuple[str, int]
@@ -401,7 +436,9 @@ def seat_kind() -> Case:
 
 def standings(match: Match) -> list[Standing]:
     """Every player of the match's finished games by total points, best first; equal
-    totals go to whoever reached that total in an earlier game. One query.
+    totals go to whoever reached that total in an earlier game (`reached`, 1…N: the last
+    game that changed the total, or the player's first game when none did), and full
+    ties to the name in code-point order. One query.
 
     Games are counted 1…N within the match: every match game but the last is finished
     (an aborted game ends the match), so the finished games' order is the match's."""
@@ -422,8 +459,8 @@ def standings(match: Match) -> list[Standing]:
         line.name, line.games = name, line.games + 1
         if kind == panel.PROGRAM:
             line.kind = panel.PROGRAM
-        if delta:
-            line.total += delta
+        if delta or not line.reached:  # a total no game changed was reached in the first
+            line.total += delta or 0
             line.reached = index
     ranked = sorted(table.values(), key=lambda s: (-s.total, s.reached, s.name))
     return _ranked(ranked)

@@ -18,3 +18,4 @@ def connect() -> None:
     changes.connect("aborted", matches.do_game_aborted)
     changes.connect("saved", matches.next_game_on_commit)
     changes.connect("saved", clock.dispatch_soon)  # after the version's push
+    changes.connect("describe", matches.describe_table)
