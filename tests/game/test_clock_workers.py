@@ -215,3 +215,89 @@ def test_a_late_clock_within_the_outage_limit_still_applies_each_timeout(game, s
     settings.DOBON_CLOCK_OUTAGE_SECONDS = 30
     clock.expire_due_games(now=NOW + 10 + 29)
     assert event_types(game).count("timeout") == 3 and "resume" not in event_types(game)
+
+
+# -- the small items of issue #22 ---------------------------------------------------------------------
+
+
+def test_beat_is_quiet_when_idle(monkeypatch, tmp_path):
+    """celery beat logs "Sending due task" at INFO for each entry it runs: four lines a
+    second for the sweep. The sweep's entry runs without it; other entries keep it."""
+    from celery import beat as celery_beat
+    from celery.beat import PersistentScheduler, ScheduleEntry
+
+    from dobon_site.celery import app
+    from game.clock import beat
+
+    said: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(celery_beat, "info", lambda *args, **kwargs: said.append(args))
+    monkeypatch.setattr(beat, "sweep", lambda: 0)
+    monkeypatch.setattr(PersistentScheduler, "apply_async", lambda self, entry, **kw: None)
+    scheduler = beat.SweepingScheduler(app=app, schedule_filename=str(tmp_path / "s"),
+                                       lazy=True)
+    sweep_entry = ScheduleEntry(name="sweep", task=beat.SWEEP_TASK, schedule=0.25, app=app)
+    for _ in range(8):  # two idle seconds
+        scheduler.apply_entry(sweep_entry)
+    assert said == []
+    other = ScheduleEntry(name="other", task="game.tasks.other", schedule=60.0, app=app)
+    scheduler.apply_entry(other)
+    assert len(said) == 1
+
+
+def test_the_game_log_names_r3_2s_first_player_and_times_version_0(alice, bob, carol):
+    """After a first S the seat on turn is the first player's left neighbour; the log's
+    `initial.first_player` is still R3.2's first player, and version 0 has its time."""
+    from game.views.history import game_log
+
+    room = make_room(alice, bob, carol)
+    hands = [["G1"], ["R5"], ["Y9"]]
+    game = started(room, alice, position(hands, first="RS", first_player=B))
+    assert engine_of(game).turn == C
+    log = game_log(game, list(game.players.all()), list(game.events.order_by("seq")))
+    assert log["initial"]["first_player"] == B
+    assert log["events"][0]["input"] == {"now": NOW}
+    wild = started(make_room(bob, carol), bob, position([["G1"], ["R5"]], first="W",
+                                                           first_player=1))
+    log = game_log(wild, list(wild.players.all()), list(wild.events.order_by("seq")))
+    assert log["initial"]["first_player"] == 1  # the seat on turn is nobody (-1) here
+
+
+def test_frames_say_a_match_runs_and_give_a_program_its_own_clock(
+    bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A program seat in a match with a 1 s program timeout (room: 10 s) sees its own
+    deadline (`deadline`, `view.deadline`), and every frame says which match runs."""
+    from game.models import Membership
+
+    room = make_room(bob, seats=[0])
+    Membership.objects.filter(room=room, user=bob).update(program_sockets=1)
+    pushes: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(play.sender, "send", pushes.extend)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = matches.start_match(room, bob, games=1, program_timeout=1, cpu_level="easy",
+                                    now=NOW)
+    game = Game.objects.get(match=match)
+    now = NOW
+    while not engine_of(game).legal_actions(0):  # the CPUs play until bob may act
+        game.refresh_from_db()
+        now = max(now, game.next_deadline.timestamp())
+        with django_capture_on_commit_callbacks(execute=True):
+            clock.expire_due_games(now=now)
+        game.refresh_from_db()
+    view = engine_of(game).view(0)
+    own = view["deadline"] - view["timeout"] + 1  # able to act since then, 1 s to act
+    expected_match = {"id": match.pk, "games": 1, "program_timeout": 1}
+    private = [m for _, m in pushes if m["type"] == "game.private"]
+    public = [m for _, m in pushes if m["type"] == "game.public"]
+    assert private[-1]["version"] == game.version
+    assert private[-1]["match"] == expected_match and public[-1]["match"] == expected_match
+    assert private[-1]["view"]["deadline"] == pytest.approx(own)
+    frame = play.table_for(room, bob)
+    assert frame["match"] == expected_match
+    assert frame["deadline"] == pytest.approx(own) and frame["view"]["deadline"] == frame["deadline"]
+
+
+def test_frames_outside_matches_say_no_match(game, alice):
+    frame = play.table_for(game.room, alice)
+    assert frame["match"] is None
+    assert frame["deadline"] == engine_of(game).view(0)["turn_deadline"]
