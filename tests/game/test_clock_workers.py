@@ -171,7 +171,7 @@ def test_in_one_process_a_match_chain_plays_on(alice):
     assert game.version > 1
 
 
-# -- a clock back after an outage -------------------------------------------------------------------
+# -- a clock back after an outage -----------------------------------------------------------------
 
 
 def versions_of(game: Game) -> list[Version]:
@@ -217,7 +217,7 @@ def test_a_late_clock_within_the_outage_limit_still_applies_each_timeout(game, s
     assert event_types(game).count("timeout") == 3 and "resume" not in event_types(game)
 
 
-# -- the small items of issue #22 ---------------------------------------------------------------------
+# -- the small items of issue #22 -----------------------------------------------------------------
 
 
 def test_beat_is_quiet_when_idle(monkeypatch, tmp_path):
@@ -294,7 +294,8 @@ def test_frames_say_a_match_runs_and_give_a_program_its_own_clock(
     assert private[-1]["view"]["deadline"] == pytest.approx(own)
     frame = play.table_for(room, bob)
     assert frame["match"] == expected_match
-    assert frame["deadline"] == pytest.approx(own) and frame["view"]["deadline"] == frame["deadline"]
+    assert frame["deadline"] == pytest.approx(own)
+    assert frame["view"]["deadline"] == frame["deadline"]
 
 
 def test_frames_outside_matches_say_no_match(game, alice):
