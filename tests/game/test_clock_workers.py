@@ -302,3 +302,29 @@ def test_frames_outside_matches_say_no_match(game, alice):
     frame = play.table_for(game.room, alice)
     assert frame["match"] is None
     assert frame["deadline"] == engine_of(game).view(0)["turn_deadline"]
+
+
+@pytest.mark.django_db(transaction=True)  # the scheduler's thread must see the match
+async def test_the_laptop_scheduler_plays_a_cpu_match_alone(alice, settings, monkeypatch):
+    """`make run` (no broker): the in-process scheduler finds and moves in one process,
+    and a CPU move due before its next tick wakes it (here the tick is 10 s: every
+    move below came from a wake-up, not from the tick)."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from game.clock import scheduler
+
+    settings.CELERY_BROKER_URL = ""
+    monkeypatch.setattr(scheduler, "INTERVAL", 10.0)
+    game = await sync_to_async(cpu_match_game)(alice)
+    task = asyncio.get_running_loop().create_task(scheduler.run_forever())
+    try:
+        await asyncio.sleep(0.2)
+        await sync_to_async(clock.send_due)(  # the first wake, as the start's commit sends
+            clock.Due(game.pk, game.version, game.next_deadline.timestamp(), False))
+        await asyncio.sleep(3)
+    finally:
+        task.cancel()
+    await sync_to_async(game.refresh_from_db)()
+    assert game.version > 10 or game.status != Game.Status.RUNNING
