@@ -164,19 +164,28 @@ def set_waker(wake: Callable[[float], None] | None) -> None:
     _waker = wake
 
 
+def note_plan(game: Game, engine: object, seats: object, now: float,
+              step: object = None) -> None:
+    """The `plan` hook: the moment of the version about to be saved (`dispatch_soon`
+    measures "soon" from it: time is an input)."""
+    game.planned_at = now  # type: ignore[attr-defined]
+
+
 def dispatch_soon(game: Game) -> None:
-    """The `saved` hook: a version due within SOON_SECONDS is sent after the commit (and
-    after its push) to run at its moment. The task that made it goes on with it itself."""
+    """The `saved` hook: a version due within SOON_SECONDS of its change is sent after
+    the commit (and after its push) to run at its moment. The task that made it goes on
+    with it itself."""
     if game.status != Game.Status.RUNNING or game.next_deadline is None:
         return
     at = game.next_deadline.timestamp()
-    if at - time.time() > SOON_SECONDS:
+    if at - getattr(game, "planned_at", time.time()) > SOON_SECONDS:
         return  # the sweep finds it
     due = Due(game.pk, game.version, at, people=game.match_id is None)
     if getattr(_running, "game_id", None) == game.pk:
         _running.next = due
         return
-    transaction.on_commit(lambda: send_due(due))
+    if settings.CELERY_BROKER_URL or _waker is not None:  # else nobody to send it to
+        transaction.on_commit(lambda: send_due(due))
 
 
 def send_due(due: Due) -> None:

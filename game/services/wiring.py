@@ -13,6 +13,7 @@ from game.services import changes, clock, cpu, history, matches
 
 def connect() -> None:
     changes.connect("plan", cpu.do_schedule)
+    changes.connect("plan", clock.note_plan)
     changes.connect("finished", history.record_finished)
     changes.connect("finished", matches.do_game_finished)
     changes.connect("aborted", matches.do_game_aborted)
