@@ -164,10 +164,10 @@ class Line:
 
 
 def first_player_of(initial_state: dict[str, Any]) -> int | None:
-    """R3.2's first player F, read back from the engine state at version 0 by undoing the
-    first card's effect (R3.3, played by F's right neighbour): after S (or R with two
-    players) F's left neighbour is on turn; after R, F's right neighbour's right
-    neighbour; after W, F chooses the colour (nobody is on turn); otherwise F is on turn.
+    """R3.2's first player F, read back from the engine state at version 0: the seat for
+    which turning up the same first card on the same deal (under the game's house rules)
+    gives the same table. Not always the seat on turn: after a first S (R3.3) F's left
+    neighbour is on turn, after a first W F chooses the colour and nobody is on turn.
 
     >>> from game.rules import Game
     >>> state = Game.from_setup(hands=[["R1"], ["R2"], ["R3"]], first_card="RS", deck=[],
@@ -176,17 +176,16 @@ def first_player_of(initial_state: dict[str, Any]) -> int | None:
     (2, 1)
     """
     engine = Engine.from_dict(initial_state)
-    n, top = engine.players, engine.top
-    if engine.chooser is not None:
-        return engine.chooser
-    turn = engine.turn
-    if turn is None:
-        return None
-    if top.endswith("S") or (top.endswith("R") and n == 2):
-        return (turn - 1) % n
-    if top.endswith("R"):
-        return (turn + 2) % n
-    return turn
+    seen = (engine.turn, engine.chooser, engine.direction)
+    for seat in range(engine.players):
+        probe = Engine.from_setup(
+            hands=initial_state["hands"], first_card=engine.top,
+            deck=list(initial_state["deck"]), first_player=seat,
+            house_rules=initial_state.get("house_rules"),
+        )
+        if (probe.turn, probe.chooser, probe.direction) == seen:
+            return seat
+    return engine.turn
 
 
 def describe(event: dict[str, Any], names: list[str], before: dict[str, Any] | None) -> Line | None:
