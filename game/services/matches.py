@@ -381,8 +381,8 @@ def next_program_due(
 def describe_table(game: Game, engine: Engine, seats: Iterable[Seat]) -> None:
     """The change port's `describe`: a table read for a connect or sync says what a
     saved version's push says (`next_program_due`)."""
-    if game.match_id is None or engine.phase == "finished":
-        _note_for_frames(game, [])
+    if program_timeout_of(game) is None or engine.phase == "finished":
+        _note_for_frames(game, [])  # no program clock: no step to read
         return
     now = play.now_or(None)
     _note_for_frames(game, program_clocks(game, engine, seats, now, version_step(game)))
