@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
+from celery.signals import worker_process_init
 
 from game.services import clock, matches
 
@@ -38,3 +39,20 @@ def run_due_game(self: Any, game_id: int, version: int, attempt: int = 0) -> int
 def start_next_match_game(match_id: int) -> bool:
     """A worker: a match whose next game's start was lost starts it (safe to repeat)."""
     return matches.start_next(match_id) is not None
+
+
+@worker_process_init.connect
+def warm_up(**_: Any) -> None:
+    """A pool process's first task would otherwise also pay for importing the CPU
+    players and opening its connections: a first timeout came ~0.5 s later than the
+    next ones on a busy machine. Pay at start instead."""
+    from django.db import close_old_connections, connection
+
+    import game.bots  # noqa: F401 (the CPU policies, imported when a CPU first acts)
+
+    try:
+        connection.ensure_connection()
+    except Exception:  # a database not up yet: the first task connects then
+        pass
+    finally:
+        close_old_connections()

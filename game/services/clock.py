@@ -2,9 +2,10 @@
 finding what is due, and doing it.
 
 - **Finding** (`dispatch_due_games`): Celery beat (game/clock/beat.py) reads the indexed
-  `Game.next_deadline` about four times a second, claims each due game's version
-  (`claim_version`, `claimed_until`) and sends one task per due game to the workers
-  (game/tasks.py), rooms with people first (a higher task priority). Beat applies no move.
+  `Game.next_deadline` about four times a second, claims the version of each game due
+  before its next tick (`claim_version`, `claimed_until`) and sends one task per game to
+  the workers (game/tasks.py), with the deadline as ETA when it is still ahead, rooms
+  with people first (a higher task priority). Beat applies no move.
 - **Doing** (`run_due_game`, a worker's task): lock the row (skip_locked), do nothing if
   the version moved on ("another worker got there first"), else what is due — the CPU
   players' move (game/services/cpu.py) or the engine's timeouts — saved through
@@ -123,10 +124,13 @@ def dispatch_due_games(now: float | None = None, send: Callable[..., None] | Non
     send = send or send_task
     for match_id in matches.waiting(settled_before=now - 1.0):
         send(START_TASK, [match_id], priority=BULK)
-    due = find_due(now)
-    claim(due, now + CLAIM_SECONDS)
+    # What falls due before the next tick goes now, with its moment as ETA: the worker
+    # acts at the deadline rather than up to one tick after it.
+    due = find_due(now + settings.DOBON_SWEEP_SECONDS)
+    claim(due, now + settings.DOBON_SWEEP_SECONDS + CLAIM_SECONDS)
     for item in due:
-        send(RUN_TASK, [item.game_id, item.version], priority=item.priority)
+        send(RUN_TASK, [item.game_id, item.version], priority=item.priority,
+             eta=item.at if item.at > now else None)
     return len(due)
 
 

@@ -55,6 +55,14 @@ def test_beat_sends_due_games_to_workers_and_moves_nothing_itself(game, sent):
     assert game.version == 0 and game.claim_version == 0  # claimed, not played
 
 
+def test_beat_sends_what_falls_due_before_its_next_tick_for_its_moment(game, sent, settings):
+    """Not up to one tick late: a deadline 0.1 s ahead goes now, with the deadline as ETA."""
+    settings.DOBON_SWEEP_SECONDS = 0.25
+    assert clock.dispatch_due_games(now=NOW + 9.9) == 1
+    assert sent == [(clock.RUN_TASK, [game.pk, 0], clock.PEOPLE, pytest.approx(NOW + 10))]
+    assert clock.dispatch_due_games(now=NOW + 9.5) == 0  # the claim holds
+
+
 def test_beat_sends_rooms_with_people_before_matches(game, sent, alice, bob):
     match_game = cpu_match_game(bob)
     Game.objects.filter(pk=match_game.pk).update(next_deadline=play.to_datetime(NOW))
