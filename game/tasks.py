@@ -49,10 +49,14 @@ def warm_up(**_: Any) -> None:
     from django.db import close_old_connections, connection
 
     import game.bots  # noqa: F401 (the CPU policies, imported when a CPU first acts)
+    from game.live import sender
 
     try:
         connection.ensure_connection()
-    except Exception:  # a database not up yet: the first task connects then
+        # The push path too: the kept event loop and its Redis connection (a group
+        # nobody is in: nothing is delivered).
+        sender.send([("dobon-worker-warm-up", {"type": "noop"})])
+    except Exception:  # a service not up yet: the first task connects then
         pass
     finally:
         close_old_connections()
