@@ -37,6 +37,10 @@ MESSAGES: dict[str, Promise] = {
     ),
     "site_busy": _("The site is running as many of these as it can right now: try again "
                    "in a few minutes."),
+    "unknown_stamp": _("There is no such stamp."),
+    "stamps_off": _("Stamps are turned off in this room."),
+    "stamp_too_soon": _("One stamp at a time: wait a moment."),
+    "stamp_watcher": _("Only seated players send stamps; watchers see them."),
     # Engine codes (IllegalAction.code) worth a sentence of their own.
     "not_your_turn": _("It is not your turn."),
     "not_in_hand": _("You do not hold those cards."),

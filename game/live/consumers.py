@@ -1,8 +1,8 @@
 """The live table socket, `/ws/rooms/<id>/`: protocol v2 (docs/protocol.md).
 
 Thin: parse, call one service, send. Client → server: `action`, `sync` (plain or
-resuming from a version). Server → client: `state` (the table as this user may see it,
-with the events since the version the client had), `presence`, `error`.
+resuming from a version), `stamp`. Server → client: `state` (the table as this user may
+see it, with the events since the version the client had), `presence`, `stamp`, `error`.
 
 No socket can stall the others:
 - a message is counted against the rate limit when it arrives, not when its work is
@@ -10,7 +10,8 @@ No socket can stall the others:
   run on database thread pools (reads and moves apart), so pushes to this socket and
   every other socket's messages go on meanwhile;
 - at most one `sync` per socket is queued or running; a flood closes the socket (4429);
-- a user has at most `DOBON_WS_MAX_SOCKETS_PER_USER` sockets over all processes (4409);
+- a user has at most `DOBON_WS_MAX_SOCKETS_PER_USER` browser sockets over all processes,
+  and apart from those `DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER` token sockets (4409);
 - a client that does not read is dropped when its send buffer passes
   `DOBON_WS_MAX_SEND_BUFFER` (4499).
 
@@ -43,7 +44,7 @@ from accounts.middleware import chosen_language
 from game.live import groups, transport
 from game.live.presence import Entry, Registry, registry
 from game.messages import message_for
-from game.services import access, panel, play, programs, rooms
+from game.services import access, panel, play, programs, rooms, stamps
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # The rate limiter's clock (monotonic seconds); tests replace it.
     clock: Clock = staticmethod(time.monotonic)
     reorder_wait = REORDER_WAIT
+    # One per process, shared by every socket: the per-seat stamp limit (tests replace it).
+    stamp_limiter = stamps.StampLimiter()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' dispatch, without its close_old_connections() before every
@@ -183,7 +186,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id,
                       program=self.api_token is not None)
         self.online_before = await sockets().online(self.room_id)
-        if not await sockets().admit(entry, self, settings.DOBON_WS_MAX_SOCKETS_PER_USER):
+        cap = (settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER if entry.program
+               else settings.DOBON_WS_MAX_SOCKETS_PER_USER)
+        if not await sockets().admit(entry, self, cap):
             return False
         self.entry = entry
         return True
@@ -257,6 +262,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.queue_sync(content)
         elif kind == "action":
             await self.queue_action(content.get("action"), content.get("version"))
+        elif kind == "stamp":
+            await self.send_stamp(content.get("stamp"))
         else:
             await self.send_error("unknown_type")
 
@@ -285,6 +292,27 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         self.jobs.append(("action", (action, version)))
         self.wake.set()
+
+    async def send_stamp(self, stamp: Any) -> None:
+        """A quick reaction (game/services/stamps.py): rate-limited per seat here (no
+        database), then checked and shown to the whole room off the receive path; never
+        stored."""
+        if stamp not in stamps.STAMPS:
+            await self.send_error("unknown_stamp")
+        elif not self.stamp_limiter.allow(self.room_id, self.user_id):
+            await self.send_error("stamp_too_soon")
+        else:
+            self.stamp_task = asyncio.get_running_loop().create_task(self.broadcast_stamp(stamp))
+
+    async def broadcast_stamp(self, stamp: str) -> None:
+        try:
+            said = await db_read(stamps.check_stamp, self.room_id, self.user, stamp)
+        except play.PlayError as exc:
+            await self.send_error(exc.code)
+            return
+        await self.channel_layer.group_send(
+            groups.room_group(self.room_id), {"type": "room.stamp", **said}
+        )
 
     # -- the socket's database work, in arrival order, off the receive path ----------------------
 
@@ -465,6 +493,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def presence(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "online": message["online"]})
+
+    async def room_stamp(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "stamp", "stamp": message["stamp"],
+                              "username": message["username"],
+                              "room_seat": message["room_seat"]})
 
     async def token_revoked(self, message: dict[str, Any]) -> None:
         """The user revoked a token (accounts/tokens.py): its sockets close at once."""
