@@ -538,7 +538,7 @@ class Game:
         ['draw', 'drawn', 'turn']
         """
         if (seat == self._mv_seat and type(action) is TrumpAction
-                and action.stamp == self._mv_tok):  # listed for this very state
+                and action.stamp == self._mv_tok and type(seat) is int):  # listed just now
             if type(now) is not float:
                 now = _as_time(now)
             self._mv_seat = -1
