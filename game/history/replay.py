@@ -28,7 +28,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.rules import Game as Engine
+from game.rules import registry
+
+Engine = Any  # an engine of the game's kind (game/rules/registry.py)
 
 Event = dict[str, Any]
 
@@ -70,10 +72,13 @@ def table_of(engine: Engine) -> dict[str, Any]:
     keep = (
         "phase", "turn", "chooser", "direction", "top", "color", "pending_draw",
         "deck_count", "discard_count", "rate", "last_play", "dobon", "result",
+        # trump Dobon (docs/trump-engine.md)
+        "preset", "suit", "shibari", "chain", "auction", "records", "first_player",
     )
-    table = {key: view[key] for key in keep}
+    table = {key: view[key] for key in keep if key in view}
     table["hands"] = [engine.hand(s) for s in range(engine.players)]
-    table["hand_points"] = [engine.hand_points(s) for s in range(engine.players)]
+    if hasattr(engine, "hand_points"):
+        table["hand_points"] = [engine.hand_points(s) for s in range(engine.players)]
     return table
 
 
@@ -84,10 +89,12 @@ def _plain(events: list[Event]) -> list[Event]:
 
 
 def rebuild(
-    initial_state: dict[str, Any], versions: list[Version], keep_states: bool = True
+    initial_state: dict[str, Any], versions: list[Version], keep_states: bool = True,
+    game_kind: str = registry.DOBON_UNO,
 ) -> list[Frame]:
-    """Every frame of the game, from the deal to the last stored version."""
-    engine = Engine.from_dict(initial_state)
+    """Every frame of the game, from the deal to the last stored version, through the
+    engine of `game_kind`."""
+    engine = registry.load(game_kind, initial_state)
     start_events = versions[0].events if versions and versions[0].number == 0 else []
     frames = [_frame(engine, 0, 0, None, "start", None, None, start_events, keep_states)]
     for version in versions:

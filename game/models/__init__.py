@@ -11,15 +11,24 @@ from game.models.games import Game, GameEvent, GamePlayer
 from game.models.history import Counters, DobonTally, PlayerStats, RoomStanding
 from game.models.matches import Match
 from game.models.rooms import (
+    DEFAULT_ROUNDS,
     DEFAULT_SEATS,
+    DEFAULT_START_POINTS,
     DEFAULT_TIMEOUT,
+    MAX_ROUNDS,
     MAX_SEATS,
+    MAX_START_POINTS,
     MAX_TIMEOUT,
+    MIN_ROUNDS,
     MIN_SEATS,
+    MIN_START_POINTS,
     MIN_TIMEOUT,
+    TRUMP_SEATS,
     CpuLevel,
+    GameKind,
     Membership,
     Room,
+    TrumpPreset,
     cpu_display_name,
     new_invite_code,
     player_name,
@@ -27,6 +36,8 @@ from game.models.rooms import (
 
 __all__ = [
     "DEFAULT_SEATS", "DEFAULT_TIMEOUT", "MAX_SEATS", "MAX_TIMEOUT", "MIN_SEATS", "MIN_TIMEOUT",
+    "DEFAULT_ROUNDS", "DEFAULT_START_POINTS", "MAX_ROUNDS", "MAX_START_POINTS", "MIN_ROUNDS",
+    "MIN_START_POINTS", "TRUMP_SEATS", "GameKind", "TrumpPreset",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
     "Membership", "PlayerStats", "Room", "RoomStanding", "cpu_display_name", "new_invite_code",
     "player_name",

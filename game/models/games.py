@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from game.models.rooms import CpuLevel, Room, player_name
+from game.models.rooms import CpuLevel, GameKind, Room, player_name
 
 
 class Game(models.Model):
@@ -42,6 +42,12 @@ class Game(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )
     rate = models.PositiveIntegerField(_("rate"), default=1)
+    # The game this round plays (fixed when it starts: the room may change later) and,
+    # for trump Dobon, its preset. game/rules/registry.py loads `state` by this kind.
+    game_kind = models.CharField(
+        _("game"), max_length=16, choices=GameKind.choices, default=GameKind.DOBON_UNO
+    )
+    preset = models.CharField(_("preset"), max_length=16, blank=True, default="")
     # The match this game belongs to (game/models/matches.py), if any.
     match = models.ForeignKey(
         "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"

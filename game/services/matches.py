@@ -43,7 +43,7 @@ from game.models.matches import (
     MIN_PROGRAM_TIMEOUT,
     Match,
 )
-from game.services import panel, play, rooms
+from game.services import engines, panel, play, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -287,21 +287,12 @@ def _after_auto_draw(step: dict[str, Any] | None, seat: int, view: dict[str, Any
     )
 
 
-def auto_action(legal: list[Action], rng: random.Random) -> Action | None:
-    """R14's automatic action, read from the seat's legal actions: chances lapse first
-    (decline), a colour choice gets a random colour, a drawn turn passes, an undrawn
-    turn or an open draw stack draws (takes)."""
-    by_type: dict[str, list[Action]] = {}
-    for action in legal:
-        by_type.setdefault(action["type"], []).append(action)
-    if "decline" in by_type:
-        return {"type": "decline"}
-    if "color" in by_type:
-        return dict(rng.choice(by_type["color"]))
-    for kind in ("pass", "draw"):
-        if kind in by_type:
-            return {"type": kind}
-    return None
+def auto_action(
+    legal: list[Action], rng: random.Random, game_kind: str | None = None
+) -> Action | None:
+    """The game kind's automatic action (Dobon UNO R14, trump T18), read from the seat's
+    legal actions (game/services/engines.py)."""
+    return engines.of(game_kind).auto_action(legal, rng)
 
 
 @dataclass
@@ -323,7 +314,7 @@ def program_move(
         if clock.due > now:
             return None, clock.due
         rng = random.Random(f"{game.pk}:{game.version}:{clock.seat}:auto")
-        action = auto_action(engine.legal_actions(clock.seat), rng)
+        action = auto_action(engine.legal_actions(clock.seat), rng, game.game_kind)
         if action is not None:
             return ProgramMove(clock.seat, action,
                                play.apply_action(engine, clock.seat, action, now)), None

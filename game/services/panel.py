@@ -204,13 +204,15 @@ def room_panel(room: Room) -> dict[str, Any]:
     running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
     last = next((g for g in latest if g.status != Game.Status.RUNNING), None)
     owner = room.owner.username if room.owner_id is not None and room.owner else None
-    return {
+    panel = {
         "id": room.pk,
         "name": room.name,
         "owner": owner,
         "seat_count": room.seat_count,
         "timeout": room.timeout_seconds,
         "is_public": room.is_public,
+        "game_kind": room.game_kind,
+        "preset": room.preset,
         "next_rate": room.next_rate,
         "deck_out_streak": room.deck_out_streak,
         "running_game": running.pk if running is not None else None,
@@ -220,6 +222,33 @@ def room_panel(room: Room) -> dict[str, Any]:
         "standings": standings(room, members),
         "last_result": _last_result(last),
     }
+    if room.is_trump:
+        _with_trump_match(panel, room)
+    return panel
+
+
+def _with_trump_match(panel: dict[str, Any], room: Room) -> None:
+    """A trump room: its points are the running match's totals (T17), never the Dobon UNO
+    points of `Membership.points`; the rate does not exist (T1.7)."""
+    from game.services import engines  # engines → models only; kept local for clarity
+
+    match = engines.of(room).match_info(room)
+    panel["next_rate"], panel["deck_out_streak"] = 1, 0
+    panel["settings"] = {"starting_points": room.starting_points,
+                         "rounds_per_match": room.rounds_per_match}
+    panel["match"] = match
+    totals = {}
+    if match is not None:
+        totals = dict(zip(match["room_seats"], match["totals"], strict=False))
+    for seat in panel["seats"]:
+        if seat is not None:
+            seat["points"] = totals.get(seat["index"])
+    reverse_sort = room.trump_preset != "standard"
+    for row in panel["standings"]:
+        row["points"] = next((s["points"] for s in panel["seats"]
+                              if s and s["username"] == row["username"]), None)
+    panel["standings"].sort(key=lambda r: (r["points"] is None, (-1 if reverse_sort else 1)
+                                           * (r["points"] or 0), r["username"]))
 
 
 # -- push -------------------------------------------------------------------------------------

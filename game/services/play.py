@@ -37,16 +37,15 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
 from game.live import sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
-from game.rules import Game as Engine
-from game.rules import IllegalAction
-from game.services import changes, panel, rooms
+from game.rules import IllegalAction, registry
+from game.services import changes, engines, panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -57,9 +56,11 @@ log = logging.getLogger(__name__)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-ACTION_TYPES = frozenset(
-    {"play", "draw", "pass", "color", "dobon", "return", "decline"}
-)
+# The default kind's engine class, kept under its old name for callers that typed or
+# patched it; every engine is reached by the room's kind (game/services/engines.py).
+Engine = registry.engine_class(registry.DOBON_UNO)
+# Every action type of every kind; the engine refuses another kind's own with its code.
+ACTION_TYPES = engines.ALL_ACTION_TYPES
 # The beat sweep handles at most this many games per run; the rest wait one second.
 
 
@@ -148,6 +149,8 @@ class TableChange:
     events: list[Event]
     seats: list[Seat]
     room_info: dict[str, Any] | None = None
+    game_kind: str = "dobon_uno"
+    preset: str | None = None
 
 
 SEAT_FIELDS = ("seat", "user_id", "username", "room_seat_index", "cpu_level")
@@ -267,6 +270,10 @@ def check_can_start(room: Room, by: AbstractBaseUser, seated: list[Membership]) 
         raise PlayError("game_running")
     if len(seated) < 2:
         raise PlayError("too_few_players")
+    try:
+        engines.of(room).check_seats(room, len(seated))
+    except engines.StartRefused as exc:
+        raise PlayError(exc.code, exc.message) from exc
 
 
 # -- who plays first (R3.2, R13) ---------------------------------------------------------------
@@ -336,7 +343,7 @@ def table_for(
     info = room_info(room)
     if game is None:
         return _state_message(None, None, None, None, info)
-    engine = Engine.from_dict(game.state)
+    engine = engines.load(game)
     seats = seats_of(game)
     seat = next((s.seat for s in seats if s.user_id == user.pk), None)
     message = _state_message(game, engine, seat, seats, info)
@@ -372,7 +379,8 @@ def _state_message(
         version=version, status=game.status if game else None, seat=seat,
         view=engine.view(seat) if engine is not None else None,
         players=[s.to_dict() for s in seats or []], events=[], from_version=version,
-        room=info,
+        room=info, game_kind=game.game_kind if game else None,
+        preset=game.preset or None if game else None,
     )
 
 
@@ -380,10 +388,15 @@ def state_frame(
     *, game: int | None, number: int | None, version: int | None, status: str | None,
     seat: int | None, view: dict[str, Any] | None, players: list[dict[str, Any]],
     events: list[Event], from_version: int | None, room: dict[str, Any] | None = None,
+    game_kind: str | None = None, preset: str | None = None,
 ) -> dict[str, Any]:
-    """A `state` frame (docs/protocol.md), stamped with the server's clock now."""
+    """A `state` frame (docs/protocol.md), stamped with the server's clock now.
+    `game_kind` and `preset` are the running game's (else the room's, when known)."""
+    if game_kind is None and room is not None:
+        game_kind, preset = room.get("game_kind"), room.get("preset")
     frame: dict[str, Any] = {
         "type": "state", "game": game, "number": number, "version": version,
+        "game_kind": game_kind or "dobon_uno", "preset": preset,
         "status": status, "seat": seat, "view": view, "deadline": deadline_of(view),
         "players": players, "events": events, "from_version": from_version,
         "server_time": time.time(),
@@ -414,22 +427,18 @@ def start_game(
         room = Room.objects.select_for_update().get(pk=room.pk)
         seated = list(room.memberships.select_related("user").order_by("seat_index"))
         check_can_start(room, by, seated)
-        engine = Engine.new(
-            players=len(seated),
-            first_player=first_player_for(room, seated),
-            seed=secrets.randbits(63),
-            rate=room.next_rate,
-            timeout=float(room.timeout_seconds),
-            now=now,
+        kind = engines.of(room)
+        engine = kind.new_game(
+            room, seated, first_player_for(room, seated), now, secrets.randbits(63)
         )
         game, seats = do_create_game(room, by, seated, engine, match)
-        events = initial_events(engine)
+        events = kind.start_events(engine)
         do_append_events(game, events)
         changes.plan(game, engine, seats, now, None)
         game.save(update_fields=["event_count", "cpu_due", "next_deadline"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
-            room_info=room_info(room),
+            room_info=room_info(room), game_kind=game.game_kind, preset=game.preset or None,
         )
         transaction.on_commit(lambda: notify_change(change))
     return game
@@ -453,6 +462,8 @@ def do_create_game(
                 rate=engine.rate,
                 started_by=by,
                 match=match,
+                game_kind=room.game_kind,
+                preset=engines.of(room).preset(room),
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
@@ -472,13 +483,8 @@ def do_create_game(
 
 
 def initial_events(engine: Engine) -> list[Event]:
-    """The event that opens the game (Game.new returns none of its own)."""
-    return [
-        {
-            "type": "start", "to": None, "seat": engine.turn, "top": engine.top,
-            "players": engine.players, "rate": engine.rate,
-        }
-    ]
+    """The event that opens a Dobon UNO game (each kind's: `engines.of(room).start_events`)."""
+    return engines.KINDS["dobon_uno"].start_events(engine)
 
 
 # -- changing: actions and timeouts ---------------------------------------------------------
@@ -532,7 +538,7 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     relax_commit()
     seats = seats_of(game)
     seat = check_seated(seats, user)
-    engine = Engine.from_dict(game.state)
+    engine = engines.load(game)
     events = engine.advance(now)
     events += apply_action(engine, seat, action, now)
     step = {"now": now, "seat": seat, "action": action}
@@ -600,7 +606,7 @@ def do_save(
         info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
     change = TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
-        room_info=info,
+        room_info=info, game_kind=game.game_kind, preset=game.preset or None,
     )
     transaction.on_commit(lambda: notify_change(change))
     changes.saved(game)  # after the push above: a match's next start follows the end
@@ -608,33 +614,21 @@ def do_save(
 
 
 def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
-    """Settle (R11): deltas to GamePlayer (everyone) and Membership.points (those still
-    seated, CPU players alike); the room's deck-out streak (R12.3); the result summary
-    on the game."""
+    """Settle: deltas to GamePlayer (everyone), then the room's side of the game kind
+    (Dobon UNO: Membership.points and the deck-out streak, R11/R12.3; trump: the match
+    record of T17), the result summary on the game."""
     result = engine.result
     summary = result.to_dict()
     deltas = list(summary["deltas"])
     summary["players"] = [s.to_dict() for s in seats]
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
-        if deltas[s.seat] and (s.user_id is not None or s.cpu_level is not None):
-            _seat_membership(game, s).update(points=F("points") + deltas[s.seat])
-    streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
-    Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
+    engines.of(game).settle(game, seats, summary)
     changes.finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
     game.next_deadline = None
-
-
-def _seat_membership(game: Game, s: Seat) -> QuerySet[Membership]:
-    """The room membership that plays seat `s`: the user's, or the CPU on its room seat."""
-    if s.user_id is not None:
-        return Membership.objects.filter(room_id=game.room_id, user_id=s.user_id)
-    return Membership.objects.filter(
-        room_id=game.room_id, seat_index=s.room_seat_index, cpu_level__isnull=False
-    )
 
 
 def do_append_events(
@@ -681,6 +675,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         change = TableChange(
             game.room_id, game.pk, game.number, game.version, game.status,
             None, events, seats_of(game), room_info=room_info(room),
+            game_kind=game.game_kind, preset=game.preset or None,
         )
         transaction.on_commit(lambda: notify_change(change))
     return game
@@ -694,6 +689,7 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     the events addressed to it, and one for the watchers with the spectator view."""
     base = {
         "room": change.room_id, "game": change.game_id, "number": change.number,
+        "game_kind": change.game_kind, "preset": change.preset,
         "version": change.version, "from_version": change.version - 1,
         "status": change.status,
         "players": [s.to_dict() for s in change.seats], "room_info": change.room_info,

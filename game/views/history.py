@@ -112,7 +112,8 @@ def _frames(game: Game, events: list[GameEvent]) -> list[Frame] | None:
     if not game.initial_state:
         return None
     try:
-        return rebuild(game.initial_state, selectors.versions_of(events), keep_states=False)
+        return rebuild(game.initial_state, selectors.versions_of(events), keep_states=False,
+                       game_kind=game.game_kind)
     except (ReplayError, ValueError, KeyError) as exc:
         # An old log the engine no longer reproduces: show the timeline without replay.
         game.replay_error = str(exc)  # type: ignore[attr-defined]

@@ -1,0 +1,188 @@
+"""Trump Dobon rooms through the service layer (issue #18): the room's game kind picks
+the engine (game/services/engines.py); whole rounds of both presets play through the same
+locked path as Dobon UNO; the T17 match is carried round to round in the database; trump
+points never reach Dobon UNO's (`Membership.points`, profiles, the leaderboard).
+
+Time is an input: the sweep is called with growing `now`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from play_helpers import NOW, make_room, seat_cpus
+
+from game.models import Game, GamePlayer, Membership, PlayerStats, Room, RoomStanding
+from game.rules.registry import load
+from game.services import clock, engines, play, rooms
+from game.services.rooms import RoomError
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_broker(settings):
+    settings.CELERY_BROKER_URL = ""
+    settings.DOBON_CPU_DELAY_PERCENT = 0  # CPUs answer at once: whole rounds stay quick
+
+
+def trump_room(owner: Any, preset: str, *others: Any, cpus: int = 0, **fields: Any) -> Room:
+    fields.setdefault("seat_count", 4)
+    room = make_room(owner, *others, game_kind="trump_dobon", trump_preset=preset, **fields)
+    return seat_cpus(room, *["normal"] * cpus) if cpus else room
+
+
+def engine(game: Game) -> Any:
+    game.refresh_from_db()
+    return load(game.game_kind, game.state)
+
+
+def play_out(game: Game, owner_seat: int = 0, limit: int = 4000) -> Game:
+    """Play the round to its end: the owner answers its first legal action (a bid of 1),
+    the CPUs and the clock the rest, through the sweep."""
+    now = game.events.order_by("seq").first().data.get("now", None) or engine(game).view(
+        None)["turn_deadline"] - engine(game).timeout
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return game
+        legal = engine(game).legal_actions(owner_seat)
+        if legal:
+            action = dict(legal[0])
+            if action["type"] == "bid":
+                action = {"type": "bid", "amount": 1}
+            play.perform_action(game, game.room.owner, action, now=now)
+        now += 1.0
+        clock.expire_due_games(now=now)
+    raise AssertionError("the round did not end")
+
+
+@pytest.mark.parametrize("preset", ["au", "standard"])
+def test_a_whole_trump_round_plays_through_the_service_layer(alice, preset):
+    room = trump_room(alice, preset, cpus=3)
+    game = play.start_game(room, alice, now=NOW)
+    assert (game.game_kind, game.preset) == ("trump_dobon", preset)
+    first = game.events.order_by("seq").first().data
+    assert first["type"] == "start" and first["preset"] == preset and "rate" not in first
+    game = play_out(game)
+    assert game.status == Game.Status.FINISHED
+    result = game.result
+    assert result["score_order"] == ("high" if preset == "au" else "low")
+    match = result["match"]
+    assert match["preset"] == preset and match["round"] in (1, 2)
+    room.refresh_from_db()
+    assert room.trump_match["record"] == {k: v for k, v in match.items() if k != "number"}
+    # Trump points never reach Dobon UNO's.
+    assert set(Membership.objects.filter(room=room).values_list("points", flat=True)) == {0}
+    assert room.deck_out_streak == 0
+    deltas = list(GamePlayer.objects.filter(game=game).order_by("seat").values_list(
+        "delta", flat=True))
+    assert deltas == result["deltas"]
+
+
+def test_the_au_match_carries_totals_round_to_round(alice):
+    room = trump_room(alice, "au", cpus=2, seat_count=3, starting_points=500)
+    totals = [500, 500, 500]
+    first = play_out(play.start_game(room, alice, now=NOW))
+    totals = [t + d for t, d in zip(totals, first.result["deltas"], strict=True)]
+    assert first.result["match"]["totals"] == totals
+    if first.result["match"]["over"]:
+        return
+    second = play.start_game(room, alice, now=NOW + 50_000)
+    # T17.1: the round's winner plays first (the same first player after a deck-out).
+    expected = first.result["next_first_player"]
+    if expected is None:
+        expected = load("trump_dobon", first.initial_state).first_player
+    assert engine(second).first_player == expected
+    second = play_out(second)
+    totals = [t + d for t, d in zip(totals, second.result["deltas"], strict=True)]
+    assert second.result["match"]["totals"] == totals
+    assert second.result["match"]["round"] == 3 or second.result["match"]["over"]
+
+
+def test_a_restart_reads_the_match_from_the_database(alice):
+    room = trump_room(alice, "standard", cpus=3, rounds_per_match=3)
+    play_out(play.start_game(room, alice, now=NOW))
+    fresh = Room.objects.get(pk=room.pk)  # as a new process would
+    info = engines.of(fresh).match_info(fresh)
+    assert info["round"] == 2 and info["settings"] == {"rounds": 3}
+    game = play_out(play.start_game(fresh, alice, now=NOW + 50_000))
+    assert game.result["match"]["round"] == 3
+
+
+def test_the_standard_match_ends_after_its_rounds_and_a_new_one_starts(alice):
+    room = trump_room(alice, "standard", cpus=3, rounds_per_match=1)
+    game = play_out(play.start_game(room, alice, now=NOW))
+    assert game.result["match"]["over"] is True
+    assert game.result["match"]["number"] == 1
+    game = play_out(play.start_game(room, alice, now=NOW + 50_000))
+    assert game.result["match"]["number"] == 2  # T17.5: a new match
+
+
+@pytest.mark.parametrize(("preset", "seated", "ok"), [
+    ("au", 2, True), ("au", 4, True), ("standard", 2, False), ("standard", 3, True),
+])
+def test_seat_ranges_of_t1_are_enforced_at_the_start(alice, preset, seated, ok):
+    room = trump_room(alice, preset, cpus=seated - 1)
+    if ok:
+        assert play.start_game(room, alice, now=NOW).game_kind == "trump_dobon"
+        return
+    with pytest.raises(play.PlayError) as refused:
+        play.start_game(room, alice, now=NOW)
+    assert refused.value.code == "trump_seats"
+    assert "3" in refused.value.message and "6" in refused.value.message
+
+
+def test_room_settings_check_the_seat_range_with_a_clear_message(alice):
+    with pytest.raises(RoomError) as refused:
+        rooms.create_room(alice, name="t", seat_count=6, game_kind="trump_dobon",
+                          trump_preset="au")
+    assert refused.value.field == "seat_count" and "2" in refused.value.message
+    room = rooms.create_room(alice, name="t", seat_count=6, game_kind="trump_dobon",
+                             trump_preset="standard", rounds_per_match=5)
+    assert (room.game_kind, room.trump_preset, room.rounds_per_match) == (
+        "trump_dobon", "standard", 5)
+    with pytest.raises(RoomError):
+        rooms.create_room(alice, name="t", game_kind="trump_dobon", starting_points=50)
+
+
+def test_a_settings_change_ends_the_running_match(alice):
+    room = trump_room(alice, "au", cpus=3)
+    play_out(play.start_game(room, alice, now=NOW))
+    room.refresh_from_db()
+    assert room.trump_match is not None
+    rooms.update_room_settings(room, alice, name="t", seat_count=4, timeout_seconds=10,
+                               is_public=True, starting_points=2000)
+    room.refresh_from_db()
+    assert room.trump_match is None  # T1.1: the next round starts a new match
+    game = play.start_game(room, alice, now=NOW + 50_000)
+    room.refresh_from_db()
+    assert room.trump_match["record"]["totals"] == [2000] * 4
+    assert game.preset == "au"
+
+
+def test_trump_points_stay_apart_from_dobon_uno_points(alice):
+    room = trump_room(alice, "au", cpus=3)
+    play_out(play.start_game(room, alice, now=NOW))
+    standings = RoomStanding.objects.filter(room=room)
+    assert set(standings.values_list("game_kind", flat=True)) == {"trump_dobon"}
+    assert not PlayerStats.objects.filter(user=alice).exists()
+
+
+def test_state_frames_carry_the_game_kind_and_preset(alice):
+    room = trump_room(alice, "standard", cpus=3)
+    play.start_game(room, alice, now=NOW)
+    room.refresh_from_db()
+    frame = play.table_for(room, alice)
+    assert (frame["game_kind"], frame["preset"]) == ("trump_dobon", "standard")
+    assert frame["view"]["preset"] == "standard" and frame["view"]["phase"] == "auction"
+    assert frame["room"]["game_kind"] == "trump_dobon"
+    assert frame["room"]["match"]["round"] == 1
+
+
+def test_dobon_uno_frames_say_so(alice, bob):
+    room = make_room(alice, bob)
+    play.start_game(room, alice, now=NOW)
+    frame = play.table_for(room, alice)
+    assert (frame["game_kind"], frame["preset"]) == ("dobon_uno", None)
