@@ -4,6 +4,7 @@
 import { cardElement } from "../cards.js";
 import { el } from "../dom.js";
 import { T } from "./strings.js";
+import { renderTrumpSettlement } from "./trump.js";
 
 /** {result, names, hands, url} for the game just finished, or the room's last one. */
 export function settlementData(app) {
@@ -37,6 +38,10 @@ export function renderSettlement(app) {
   box.hidden = !data;
   if (!data) {
     box.replaceChildren();
+    return;
+  }
+  if (data.result.score_order) {  // a trump Dobon round (docs/trump-engine.md, T20.7)
+    box.replaceChildren(...renderTrumpSettlement(app, data), settlementFoot(app, data));
     return;
   }
   const { result, names, hands } = data;
@@ -77,7 +82,11 @@ export function renderSettlement(app) {
   payments.setAttribute("aria-label", T.payments);
   for (const [payer, payee, points] of result.payments) payments.append(el("li", "", T.pays(name(payer), name(payee), points)));
   if (!result.payments.length) payments.append(el("li", "muted", T.noPayments));
+  box.replaceChildren(title, meta, table, payments, settlementFoot(app, data));
+}
 
+/** The owner's next-game button, the match's results and the game's record. */
+function settlementFoot(app, data) {
   const foot = el("div", "settle-foot");
   if (app.isOwner && app.startUrl) {
     const next = el("button", "button primary big", T.nextGame);
@@ -100,5 +109,5 @@ export function renderSettlement(app) {
     a.href = data.url;
     foot.append(a);
   }
-  box.replaceChildren(title, meta, table, payments, foot);
+  return foot;
 }
