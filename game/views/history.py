@@ -212,6 +212,8 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             "room": {"id": game.room_id, "name": game.room.name},
             "number": game.number,
             "status": game.status,
+            "game_kind": game.game_kind,
+            "preset": game.preset or None,
             "rate": game.rate,
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
@@ -253,7 +255,9 @@ def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
     """The deal as the engine made it: hands, the first card, the deck in draw order."""
     return {
         "hands": state["hands"],
-        "first_card": state["discards"][-1] if state.get("discards") else None,
+        # trump Dobon keeps its field card apart from the discards under it
+        "first_card": state["top"] if "top" in state
+        else state["discards"][-1] if state.get("discards") else None,
         "deck": state["deck"],  # deck[0] is drawn first
         "first_player": state.get("turn"),
         "direction": state.get("direction"),

@@ -186,3 +186,68 @@ def test_dobon_uno_frames_say_so(alice, bob):
     play.start_game(room, alice, now=NOW)
     frame = play.table_for(room, alice)
     assert (frame["game_kind"], frame["preset"]) == ("dobon_uno", None)
+
+
+@pytest.mark.parametrize("preset", ["au", "standard"])
+def test_history_pages_log_and_replay_a_trump_round(client, alice, preset):
+    room = trump_room(alice, preset, cpus=3)
+    game = play_out(play.start_game(room, alice, now=NOW))
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="card-chip tchip' in html  # playing cards, not Dobon UNO chips
+    log = client.get(f"/games/{game.pk}.json")
+    assert log.status_code == 200
+    data = log.json()
+    assert data["game"]["game_kind"] == "trump_dobon" and data["game"]["preset"] == preset
+    assert data["events"][0]["event"]["type"] == "start"
+    assert data["initial"]["first_card"] == data["events"][0]["event"]["top"]
+    assert client.get(f"/rooms/{room.pk}/history/").status_code == 200
+    assert client.get(f"/rooms/{room.pk}/").status_code == 200
+
+
+def test_a_running_trump_round_is_not_in_history(client, alice, bob):
+    room = trump_room(alice, "au", bob)
+    game = play.start_game(room, alice, now=NOW)
+    client.force_login(bob)
+    assert client.get(f"/games/{game.pk}/").status_code == 404
+    assert client.get(f"/games/{game.pk}.json").status_code == 404
+
+
+def test_a_trump_seat_sees_only_its_own_hand(alice, bob):
+    room = trump_room(alice, "au", bob)
+    play.start_game(room, alice, now=NOW)
+    room.refresh_from_db()
+    mine, theirs = play.table_for(room, alice), play.table_for(room, bob)
+    assert mine["view"]["hand"] != theirs["view"]["hand"]
+    for card in theirs["view"]["hand"]:
+        assert card not in str(mine["view"]).replace(mine["view"]["top"], "")
+
+
+def test_play_now_against_cpu_offers_both_games(client, alice):
+    client.force_login(alice)
+    lobby = client.get("/").content.decode()
+    assert 'value="trump_au"' in lobby and 'value="trump_standard"' in lobby
+    answer = client.post("/play/cpu/", {"level": "easy", "game": "trump_standard"})
+    assert answer.status_code == 302
+    room = Room.objects.get(owner=alice)
+    assert (room.game_kind, room.trump_preset) == ("trump_dobon", "standard")
+    assert room.games.get().preset == "standard"
+
+
+def test_the_room_form_creates_a_trump_room_and_the_lobby_says_which_game(client, alice):
+    client.force_login(alice)
+    answer = client.post("/rooms/new/", {
+        "name": "トランプ卓", "game_kind": "trump_dobon", "trump_preset": "au", "seat_count": 4,
+        "timeout_seconds": 10, "starting_points": 2500, "is_public": "on"})
+    assert answer.status_code == 302
+    room = Room.objects.get(name="トランプ卓")
+    assert (room.game_kind, room.starting_points) == ("trump_dobon", 2500)
+    refused = client.post("/rooms/new/", {
+        "name": "多すぎ", "game_kind": "trump_dobon", "trump_preset": "au", "seat_count": 6,
+        "timeout_seconds": 10})
+    assert refused.status_code == 200 and not Room.objects.filter(name="多すぎ").exists()
+    assert "2" in refused.content.decode() and "4" in refused.content.decode()
+    client.cookies["django_language"] = "en"
+    assert "Trump Dobon (au)" in client.get("/").content.decode()
