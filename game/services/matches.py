@@ -405,7 +405,10 @@ def standings(match: Match) -> list[Standing]:
         if delta:
             line.total += delta
             line.reached = index
-    ranked = sorted(table.values(), key=lambda s: (-s.total, s.reached, s.name))
+    # T21.Q11: ranked by the game's score order (trump standard: lowest total first).
+    low = match.room.game_kind == "trump_dobon" and match.room.trump_preset == "standard"
+    sign = 1 if low else -1
+    ranked = sorted(table.values(), key=lambda s: (sign * s.total, s.reached, s.name))
     return _ranked(ranked)
 
 

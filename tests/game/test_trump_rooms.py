@@ -251,3 +251,35 @@ def test_the_room_form_creates_a_trump_room_and_the_lobby_says_which_game(client
     assert "2" in refused.content.decode() and "4" in refused.content.decode()
     client.cookies["django_language"] = "en"
     assert "Trump Dobon (au)" in client.get("/").content.decode()
+
+
+def test_a_match_of_n_games_plays_n_trump_rounds_and_restarts_the_trump_match(alice):
+    """T21.Q11: a bot-API match of N games plays N rounds; when T17 ends the game's own
+    match inside it (here after 1 round), the next round starts a new one."""
+    from game.models import Match
+    from game.services import matches
+
+    room = trump_room(alice, "standard", rounds_per_match=1)
+    match = matches.start_match(room, alice, games=3, cpu_level="easy", now=NOW)
+    now = NOW
+    for _ in range(3000):
+        match.refresh_from_db()
+        if match.status != Match.Status.RUNNING:
+            break
+        game = room.games.filter(status=Game.Status.RUNNING).first()
+        if game is not None:
+            legal = engine(game).legal_actions(0)
+            if legal:
+                action = dict(legal[0])
+                if action["type"] == "bid":
+                    action = {"type": "bid", "amount": 1}
+                play.perform_action(game, alice, action, now=now)
+        now += 1.0
+        clock.expire_due_games(now=now)
+    assert match.status == Match.Status.FINISHED
+    games = list(room.games.order_by("number"))
+    assert [g.game_kind for g in games] == ["trump_dobon"] * 3
+    assert [g.result["match"]["number"] for g in games] == [1, 2, 3]
+    lines = matches.standings(match)
+    totals = [line.total for line in lines]
+    assert totals == sorted(totals)  # standard: lowest total first
