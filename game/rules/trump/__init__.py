@@ -16,7 +16,7 @@ from ..dobon_uno.errors import IllegalAction
 from .cards import CODE, SUITS
 from .game import PHASES, PRESETS, Action, Event, Game
 from .match import match_new, match_update, standing
-from .result import Result, au_points, yaku_pattern
+from .result import Result, au_points, result_to_dict, yaku_pattern
 
 __all__ = [
     "CODE",
@@ -31,6 +31,7 @@ __all__ = [
     "au_points",
     "match_new",
     "match_update",
+    "result_to_dict",
     "standing",
     "yaku_pattern",
 ]

@@ -49,6 +49,33 @@ STD_NAMES: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# A hand's signature is the sum of its cards' SIG: 3 bits per number (how many cards of
+# it, at most 4) and, from bit 48, 4 bits per printed suit. The 役 of five cards is a
+# function of it (result.yaku_of_signature), kept up to date as the hand changes.
+SUIT_SHIFT = 48
+SIG: tuple[int, ...] = tuple(
+    (1 << (3 * n)) | (0 if s < 0 else 1 << (SUIT_SHIFT + 4 * s))
+    for s, n in zip(SUIT, NUMBER, strict=True)
+)
+
+
+# Hands are also kept as masks (bit i: the card of id i is held; both jokers are bit 52).
+# The cards that match a field card outside an obligation or しばり (T5.3), by the field's
+# suit (au: 0-3) or effective suits (standard: a 4-bit mask) and its number:
+AU_MATCH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(52) if SUIT[c] == fs or NUMBER[c] == n) for n in range(14))
+    for fs in range(4)
+)
+STD_MATCH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(N_IDS) if HAND_SUITS[c] & fs or NUMBER[c] == n)
+          for n in range(14))
+    for fs in range(16)
+)
+TWOS = sum(1 << c for c in range(52) if NUMBER[c] == 2)
+ATTACKS = TWOS | 1 << JOKER  # standard attack cards (T7.3)
+FIVES = sum(1 << c for c in range(52) if NUMBER[c] == 5)  # standard reflect cards
+
+
 def card_id(code: str) -> int:
     """The id of one code; anything else raises ``ValueError`` (T2.1)."""
     try:

@@ -25,15 +25,23 @@ from . import actions as A
 from .actions import TrumpAction
 from .cards import (
     ALL_SUITS,
+    ATTACKS,
+    AU_MATCH,
     AU_NAMES,
+    AU_VALUE,
+    BASE,
     CODE,
+    FIVES,
     HAND_SUITS,
     JOKER,
     NUMBER,
+    SIG,
+    STD_MATCH,
     STD_NAMES,
     SUIT,
     SUIT_INDEX,
     SUITS,
+    TWOS,
     card_id,
     full_pack,
     parse_cards,
@@ -45,6 +53,7 @@ from .result import (
     settle_au_chain,
     settle_au_deck_out,
     settle_standard,
+    yaku_of_signature,
     yaku_pattern,
 )
 
@@ -88,9 +97,11 @@ class Game:
     """
 
     __slots__ = (
-        "_std", "_n", "_timeout", "_hands", "_sums", "_jks", "_deck", "_discards", "_top",
+        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_jks", "_sig", "_deck",
+        "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_run_start", "_had_turn", "_chances", "_chance_dl", "_had", "_counts", "_quick",
+        "_run_start", "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
+        "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
         "_auction", "_streaks", "_result", "_rng",
@@ -101,8 +112,10 @@ class Game:
     _n: int
     _timeout: float
     _hands: list[list[int]]       # card ids, in the order received
+    _masks: list[int]             # per seat, bit i set when it holds card id i
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
     _jks: list[int]               # per seat, the jokers it holds
+    _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
     _deck: list[int]              # next card LAST
     _discards: list[int]          # the cards under the field card, oldest first
     _top: int                     # the field card
@@ -115,6 +128,14 @@ class Game:
     _first: int                   # au: this round's first player; standard: who played first
     _records: list[Record]        # T13.1, also kept in au (public, T19.1)
     _run_start: int               # index of the first record after the latest draw
+    # standard, derived from the records (T13.3): _pre[j] is the sum of the numbers of the
+    # round's first j cards played; _at maps a sum to its js (one j, more only when jokers
+    # add 0); _since[s] is the j of seat s's latest record and _run_j the j of the latest
+    # draw: seat s's run is the plays after max(_since[s], _run_j).
+    _pre: list[int]
+    _at: dict[int, list[int]]
+    _since: list[int]
+    _run_j: int
     _had_turn: int                # bit per seat: it has had a turn (standard quick dobon)
     _chances: list[int]           # per seat, DOBON | RETURN bits
     _chance_dl: float | None      # when the open chances (or the current wait) lapse
@@ -140,8 +161,8 @@ class Game:
     _result: Result | None
     _rng: SeededRandom
     # What legal_actions last listed for _mv_seat, so that apply can take a listed action
-    # without checking it again; _mv_seat is -1 whenever the state changed since.
-    _mv_seat: int
+    # without checking it again.
+    _mv_seat: int | None          # None whenever the state changed since
     _mv_list: list[Action]
     _mv_tok: int                  # the stamp of that listing on its actions
 
@@ -245,6 +266,7 @@ class Game:
         else:
             g._fsuit = SUIT[top]
         g._dir, g._pending, g._records, g._run_start, g._had_turn = 1, 0, [], 0, 0
+        g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
         g._counts, g._quick = [0] * n, 0
         g._lp_seat, g._lp_index, g._lp_out = -1, -1, False
@@ -253,7 +275,7 @@ class Game:
         g._last_one = sum(1 << s for s in last_one)
         g._lo_open, g._yaku, g._exposed = -1, 0, [[] for _ in range(n)]
         g._streaks, g._result, g._rng = streaks, None, rng
-        g._mv_seat, g._mv_list, g._mv_tok = -1, [], -1
+        g._mv_seat, g._mv_list, g._mv_tok = None, [], -1
         if first_player is None:  # standard: the auction (T4)
             g._phase, g._turn, g._first, g._auction = AUCTION, -1, -1, -1
             g._bids = [-1] * n
@@ -265,9 +287,34 @@ class Game:
             g._clock = now + timeout
         return g
 
+    def _index_run(self) -> None:
+        """Derive _pre, _at and _since from the records since the latest draw."""
+        self._pre, self._at, self._since, self._run_j = [0], {0: [0]}, [0] * self._n, 0
+        for seat, card, _ in self._records:
+            if card >= 0:
+                self._add_to_run(seat, card)
+            elif card == _DREW:
+                self._run_j = len(self._pre) - 1
+            else:
+                self._since[seat] = len(self._pre) - 1
+
+    def _add_to_run(self, seat: int, card: int) -> None:
+        pre = self._pre
+        j = len(pre)
+        total = pre[-1] + NUMBER[card]
+        pre.append(total)
+        at = self._at.get(total)
+        if at is None:
+            self._at[total] = [j]
+        else:
+            at.append(j)
+        self._since[seat] = j
+
     def _index_hands(self) -> None:
         self._sums = [sum(NUMBER[c] for c in h) for h in self._hands]
+        self._masks = [sum(1 << c for c in set(h)) for h in self._hands]
         self._jks = [h.count(JOKER) for h in self._hands]
+        self._sig = [sum(SIG[c] for c in h) for h in self._hands]
 
     # ------------------------------------------------------------------ reading
 
@@ -284,6 +331,20 @@ class Game:
         """That seat's cards, as codes, in the order received."""
         self._check_seat(seat)
         return [CODE[c] for c in self._hands[seat]]
+
+    def hand_points(self, seat: int) -> int:
+        """The points of that seat's hand as its result would count them: au V(hand)
+        (T15.6), standard base points (T16.1)."""
+        self._check_seat(seat)
+        table = BASE if self._std else AU_VALUE
+        return sum(table[c] for c in self._hands[seat])
+
+    @property
+    def last_play(self) -> dict[str, Any]:
+        """The latest play: ``{"seat": s, "cards": [code]}``; seat ``None`` for the first
+        field card."""
+        seat = self._lp_seat if self._lp_seat >= 0 else None
+        return {"seat": seat, "cards": [CODE[self._top]]}
 
     @property
     def hand_counts(self) -> list[int]:
@@ -426,7 +487,7 @@ class Game:
         self._find_moves(seat)
         if A.play(card, named, last_one).stamp != self._mv_tok:
             self._refuse_play(seat, card, named, last_one)
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_play(seat, card, named, last_one, now)
 
     def draw(self, seat: int, now: float) -> list[Event]:
@@ -434,7 +495,7 @@ class Game:
         now = _as_time(now)
         self._check_seat(seat)
         self._check_turn_action(seat)
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_draw(seat, now)
 
     def dobon(self, seat: int, now: float, count: int | None = None) -> list[Event]:
@@ -456,7 +517,7 @@ class Game:
             _fail("cannot_dobon", "this seat cannot dobon on the latest play")
         if self._std and (count is None or count < 1 or not self._counts[seat] >> count & 1):
             _fail("invalid_count", f"no valid target of {count} cards")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_dobon(seat, count or 0, now)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
@@ -469,7 +530,7 @@ class Game:
                                            and seat == self._lp_seat):
                 _fail("already_declared", "this seat has already returned")
             _fail("not_eligible_to_return", "this seat may not return now")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_return(seat, now)
 
     def decline(self, seat: int, now: float) -> list[Event]:
@@ -479,7 +540,7 @@ class Game:
         self._check_running()
         if not self._chances[seat]:
             _fail("nothing_to_decline", "this seat has no open chance")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_decline(seat, now, False)
 
     def bid(self, seat: int, amount: int, now: float) -> list[Event]:
@@ -498,7 +559,7 @@ class Game:
             _fail("not_bidding", "no auction is waiting for this seat's bid")
         if not _MIN_BID <= amount <= _MAX_BID:
             _fail("invalid_bid", "a bid is a whole number from 1 to 999")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_bid(seat, amount, now)
 
     def declare_last_one(self, seat: int, now: float) -> list[Event]:
@@ -508,7 +569,7 @@ class Game:
         self._check_running()
         if not self._may_last_one(seat):
             _fail("cannot_declare_last_one", "this seat may not declare last one now")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_last_one(seat)
 
     def declare_yaku(self, seat: int, now: float) -> list[Event]:
@@ -518,7 +579,7 @@ class Game:
         self._check_running()
         if not self._may_yaku(seat):
             _fail("no_yaku", "no 役 to declare now")
-        self._mv_seat = -1
+        self._mv_seat = None
         return self._do_yaku(seat)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
@@ -541,10 +602,12 @@ class Game:
                 and action.stamp == self._mv_tok and type(seat) is int):  # listed just now
             if type(now) is not float:
                 now = _as_time(now)
-            self._mv_seat = -1
+            self._mv_seat = None
             op = action.op
             if op >= 0:
                 return self._do_play(seat, op, action.named, action.last_one, now)
+            if op == A.OP_DRAW:
+                return self._do_draw(seat, now)
             return _LISTED[op](self, seat, action.arg, now)
         return self._apply_checked(seat, action, now)
 
@@ -587,10 +650,10 @@ class Game:
         while True:
             clock, chance = self._clock, self._chance_dl
             if chance is not None and chance <= now and (clock is None or chance <= clock):
-                self._mv_seat = -1
+                self._mv_seat = None
                 events += self._lapse(chance)
             elif clock is not None and clock <= now:
-                self._mv_seat = -1
+                self._mv_seat = None
                 events += self._clock_timeout(clock)
             else:
                 return events
@@ -658,52 +721,33 @@ class Game:
         """The plays of the seat on turn (T5.3), its 役 (T8.3) and the draw (T5.4)."""
         hand = self._hands[seat]
         if self._std:
-            if len(hand) == 5 and not self._yaku >> seat & 1 and yaku_pattern(hand):
+            if (len(hand) == 5 and not self._yaku >> seat & 1
+                    and yaku_of_signature(self._sig[seat])):
                 listed.append(A.YAKU)
             size = len(hand)
             if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
                 pass  # going-out-forbidden (T8.2): the draw only
-            elif self._pending:
-                for card in self._playable_std(seat):
-                    listed += (A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS)[card]
             else:
                 plays = A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS
-                fsuit, number, jokers = self._fsuit, NUMBER[self._top], 0
-                for card in hand:
-                    if HAND_SUITS[card] & fsuit or NUMBER[card] == number:
-                        if card == JOKER:
-                            jokers += 1
-                            if jokers > 1:
-                                continue  # both jokers are one card: listed once
-                        listed += plays[card]
+                match = STD_MATCH[self._fsuit][NUMBER[self._top]]
+                if self._pending:  # しばり: any attack card, or a reflect card that matches
+                    match = ATTACKS | (FIVES & match)
+                playable = self._masks[seat] & match
+                while playable:  # lowest id first
+                    low = playable & -playable
+                    listed += plays[low.bit_length() - 1]
+                    playable ^= low
         else:
             plays = A.AU_PLAYS
             if self._pending:
-                for card in hand:
-                    if NUMBER[card] == 2:
-                        listed += plays[card]
+                playable = self._masks[seat] & TWOS
             else:
-                fsuit, number = self._fsuit, NUMBER[self._top]
-                for card in hand:
-                    if SUIT[card] == fsuit or NUMBER[card] == number:
-                        listed += plays[card]
+                playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
+            while playable:  # lowest id first
+                low = playable & -playable
+                listed += plays[low.bit_length() - 1]
+                playable ^= low
         listed.append(A.DRAW)
-
-    def _playable_std(self, seat: int) -> list[int]:
-        """T5.3, T7.3, T8.2: the distinct cards this seat may play, in hand order."""
-        hand = self._hands[seat]
-        if len(hand) == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
-            return []
-        fsuit, number = self._fsuit, NUMBER[self._top]
-        if self._pending:
-            cards = [c for c in hand if _DAMAGE[c] or (
-                NUMBER[c] == 5 and (HAND_SUITS[c] & fsuit or number == 5))]
-        else:
-            cards = [c for c in hand if HAND_SUITS[c] & fsuit or NUMBER[c] == number]
-        if JOKER in cards and cards.count(JOKER) > 1:
-            first = cards.index(JOKER)
-            cards = [c for i, c in enumerate(cards) if c != JOKER or i == first]
-        return cards
 
     def _refuse_play(self, seat: int, card: int, named: int, last_one: bool) -> NoReturn:
         """The rule's own code for a play that is not listed (T20.4 step 5)."""
@@ -768,6 +812,8 @@ class Game:
         hand = self._hands[seat]
         hand.remove(card)
         self._sums[seat] -= NUMBER[card]
+        if card != JOKER or JOKER not in hand:  # the other joker keeps the bit
+            self._masks[seat] ^= 1 << card
         self._discards.append(self._top)
         self._top = card
         if self._chance_dl is not None:  # T11.3, T13.5: a turn action closes every chance
@@ -780,6 +826,7 @@ class Game:
         self._lp_seat, self._lp_index = seat, len(records) - 1
         std = self._std
         if std:
+            self._sig[seat] -= SIG[card]
             if card == JOKER:
                 self._jks[seat] -= 1
             exposed = self._exposed[seat]
@@ -811,6 +858,17 @@ class Game:
                             "suit": list(_MASK_SUITS[self._fsuit]), "last_one": last_one,
                             "pending_draw": self._pending, "shibari": self._pending > 0,
                             "direction": self._dir}
+            # _add_to_run, inlined (a play in two is a standard one)
+            pre = self._pre
+            j = len(pre)
+            total = pre[-1] + number
+            pre.append(total)
+            at = self._at.get(total)
+            if at is None:
+                self._at[total] = [j]
+            else:
+                at.append(j)
+            self._since[seat] = j
             chances = self._open_std(seat, now)
         else:
             if NUMBER[card] == 2:
@@ -827,6 +885,7 @@ class Game:
         events = [event]
         if skipped >= 0:  # T7.6: the skipped turn passes at once, leaving a record
             records.append((skipped, _SKIPPED, 0))
+            self._since[skipped] = len(self._pre) - 1
             self._had_turn |= 1 << skipped
             events.append({"type": "skip", "to": None, "seat": skipped})
             nxt = (skipped + self._dir) % n
@@ -855,45 +914,35 @@ class Game:
         """T13.2-T13.5: each seat's valid counts on the play just made (judged now, before
         a skip it causes).
 
-        One walk back from the play gives the run's totals (the sum of the last k cards
-        for each k) and, per seat, how many of them lie after that seat's own latest
-        record; a seat's valid counts are the k within its run whose total is its hand's.
+        The last k cards of the run sum to ``_pre[last] - _pre[last - k]``; so seat s has a
+        valid count k exactly when ``_pre[j]`` equals that total minus its hand's sum for
+        j = last - k at or after the start of its run.
         """
-        records, sums, n = self._records, self._sums, self._n
-        most = max(sums)
-        totals: list[int] = []
-        stops = [-1] * n  # per seat: the plays after its latest record in the run
-        total = 0
-        for i in range(len(records) - 1, self._run_start - 1, -1):
-            seat, card, _ = records[i]
-            if stops[seat] < 0:
-                stops[seat] = len(totals)
-            if card >= 0:
-                total += NUMBER[card]
-                if total > most:
-                    break
-                totals.append(total)
+        pre, at, since, sums, run_j = self._pre, self._at, self._since, self._sums, self._run_j
+        last = len(pre) - 1
+        total = pre[last]
         counts, jks, hands = self._counts, self._jks, self._hands
         had = 0
-        for s in range(n):
-            want = sums[s]
-            if s == player or want not in totals:
+        for s in range(self._n):
+            js = at.get(total - sums[s])
+            if js is None or s == player:
                 counts[s] = 0
                 continue
             jk = jks[s]
             if jk and jk != len(hands[s]):  # a JK with other cards: no dobon (T13.2)
                 counts[s] = 0
                 continue
-            limit = stops[s] if stops[s] >= 0 else len(totals)
-            valid = 0
-            for k in range(limit):
-                if totals[k] == want:
-                    valid |= 2 << k
+            start, valid = since[s], 0
+            if start < run_j:
+                start = run_j
+            for j in js:
+                if start <= j < last:
+                    valid |= 1 << (last - j)
             counts[s] = valid
             if valid:
                 had |= 1 << s
         self._had = had
-        self._quick = ~self._had_turn & ((1 << n) - 1)
+        self._quick = ~self._had_turn & ((1 << self._n) - 1)
         if not had:
             return None
         return self._tell_chances(had, now)
@@ -928,7 +977,11 @@ class Game:
              "direction": self._dir},
             {"type": "agari", "to": None, "seat": seat},
         ]
-        chances = self._open_std(seat, now) if std else self._open_au(seat, card, now)
+        if std:
+            self._add_to_run(seat, card)
+            chances = self._open_std(seat, now)
+        else:
+            chances = self._open_au(seat, card, now)
         if chances:
             return events + chances
         return events + self._finish_agari(seat)
@@ -949,11 +1002,14 @@ class Game:
         if not pending and len(deck) > 1 and not timed_out:  # the commonest draw
             card = deck.pop()
             self._hands[seat].append(card)
+            self._masks[seat] |= 1 << card
             self._sums[seat] += NUMBER[card]
             records = self._records
             records.append((seat, _DREW, 1))
             self._run_start = len(records)
             if self._std:
+                self._run_j = len(self._pre) - 1
+                self._sig[seat] += SIG[card]
                 if card == JOKER:
                     self._jks[seat] += 1
                 self._last_one &= ~(1 << seat)
@@ -969,6 +1025,8 @@ class Game:
         records = self._records
         records.append((seat, _DREW, len(got)))
         self._run_start = len(records)
+        if self._std:
+            self._run_j = len(self._pre) - 1
         if self._std and len(self._hands[seat]) >= 2:
             self._last_one &= ~(1 << seat)
         kind = "take" if pending else "draw"
@@ -1014,8 +1072,11 @@ class Game:
                     break
         hand += got
         self._sums[seat] += sum(NUMBER[c] for c in got)
+        for c in got:
+            self._masks[seat] |= 1 << c
         if self._std:
             self._jks[seat] += got.count(JOKER)
+            self._sig[seat] += sum(SIG[c] for c in got)
         return got, shuffles, ended
 
     def _reshuffle(self) -> Event:
@@ -1102,7 +1163,7 @@ class Game:
         """T13.8, T14.8: the declarer (or returner) puts all its cards out."""
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
-        self._sums[seat] = self._jks[seat] = 0
+        self._sums[seat] = self._jks[seat] = self._sig[seat] = self._masks[seat] = 0
         self._exposed[seat] = []
         self._last_one &= ~(1 << seat)
 
@@ -1283,7 +1344,7 @@ class Game:
             "pending_draw": self._pending, "shibari": self.shibari,
             "deck_count": len(self._deck), "discard_count": len(self._discards),
             "rate": 1, "timeout": self._timeout, "hand_counts": self.hand_counts,
-            "revealed": self._revealed(), "has_drawn": False,
+            "revealed": self._revealed(), "has_drawn": False, "last_play": self.last_play,
             "turn_deadline": self._clock if self._phase in (TURN, AUCTION) else None,
             "wait_deadline": self._chance_dl if self._phase in _WAITS else None,
             "records": [_record_view(r) for r in self._records],
@@ -1401,6 +1462,7 @@ class Game:
         g._pending, g._first = int(d["pending"]), int(d["first"])
         g._records = [(int(a), int(b), int(c)) for a, b, c in d["records"]]
         g._run_start, g._had_turn = int(d["run_start"]), int(d["had_turn"])
+        g._index_run()
         g._chances = [int(c) for c in d["chances"]]
         g._chance_dl, g._had = _float_or_none(d["chance_deadline"]), int(d["had"])
         g._counts, g._quick = [int(c) for c in d["counts"]], int(d["quick"])
@@ -1419,7 +1481,7 @@ class Game:
             raise ValueError("one streak per seat")
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
         g._rng = SeededRandom.from_state(d["rng"])
-        g._mv_seat, g._mv_list, g._mv_tok = -1, [], -1
+        g._mv_seat, g._mv_list, g._mv_tok = None, [], -1
         return g
 
     def copy(self) -> Game:

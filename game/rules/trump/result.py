@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import AU_VALUE, BASE, CODE, JOKER, NUMBER, SUIT
+from .cards import AU_VALUE, BASE, CODE, JOKER, NUMBER, SUIT, SUIT_SHIFT
 
 Payment = tuple[int, int, int]
 Bonus = tuple[int, str, int]
@@ -86,6 +86,11 @@ class Result:
                      else [(int(s), str(n), int(p)) for s, n, p in d["bonuses"]]),
             rate=int(d["rate"]),
         )
+
+
+def result_to_dict(result: Result) -> dict[str, Any]:
+    """The JSON form of a result (as ``game.rules.result_to_dict`` for Dobon UNO)."""
+    return result.to_dict()
 
 
 # ---------------------------------------------------------------------------- au (T15)
@@ -180,22 +185,57 @@ def yaku_pattern(hand: list[int]) -> str | None:
     """
     if len(hand) != 5:
         return None
-    a, b, c, d, e = sorted([NUMBER[x] for x in hand])
-    if a == d or b == e:
-        return "four"
-    if (a == c and d == e) or (a == b and c == e):
-        return "full_house"
+    numbers = [NUMBER[x] for x in hand]
+    kinds = len(set(numbers))
+    if kinds == 2:  # 4 + 1 or 3 + 2
+        return "four" if numbers.count(numbers[0]) in (1, 4) else "full_house"
     s0 = SUIT[hand[0]]
     flush = s0 >= 0 and all(SUIT[x] == s0 for x in hand)
-    # A low (A-2-3-4-5) or high (10-J-Q-K-A); a JK (0) is never part of one.
-    straight = 0 < a < b < c < d < e and (e - a == 4 or (a == 1 and b == 10))
-    if straight and flush:
-        return "straight_flush"
-    if flush:
-        return "flush"
+    straight = False
+    if kinds == 5 and 0 not in numbers:  # a JK (0) is never part of a straight
+        low, high = min(numbers), max(numbers)
+        # A low (A-2-3-4-5), or high (10-J-Q-K-A: the A and four cards from 10 up)
+        straight = high - low == 4 or (low == 1 and high == 13 and sorted(numbers)[1] == 10)
     if straight:
-        return "straight"
-    return None
+        return "straight_flush" if flush else "straight"
+    return "flush" if flush else None
+
+
+def _number_patterns() -> dict[int, str]:
+    """The number part of every five-card signature that is a four, a full house or a
+    straight (T8.3)."""
+    def sig(numbers: list[int]) -> int:
+        return sum(1 << (3 * n) for n in numbers)
+    table: dict[int, str] = {}
+    for a in range(14):
+        for b in range(14):
+            if a != b:
+                if a:  # four jokers do not exist; four of a number and any fifth card
+                    table[sig([a] * 4 + [b])] = "four"
+                if a:  # three of a number (never jokers) and a pair (two jokers pair)
+                    table[sig([a] * 3 + [b] * 2)] = "full_house"
+    for low in range(1, 10):
+        table[sig(list(range(low, low + 5)))] = "straight"
+    table[sig([10, 11, 12, 13, 1])] = "straight"
+    return table
+
+
+_NUMBER_PATTERNS = _number_patterns()
+_NUMBER_BITS = (1 << SUIT_SHIFT) - 1
+_FLUSH_WORDS = frozenset(5 << (4 * s) for s in range(4))
+
+
+def yaku_of_signature(signature: int) -> str | None:
+    """``yaku_pattern`` of a five-card hand from its signature (cards.SIG summed).
+
+    >>> from .cards import SIG, parse_cards
+    >>> yaku_of_signature(sum(SIG[c] for c in parse_cards(["H3", "H4", "H5", "H6", "H7"])))
+    'straight_flush'
+    """
+    pattern = _NUMBER_PATTERNS.get(signature & _NUMBER_BITS)
+    if (signature >> SUIT_SHIFT) in _FLUSH_WORDS:
+        return "straight_flush" if pattern == "straight" else "flush"
+    return pattern
 
 
 @dataclass(frozen=True, slots=True)

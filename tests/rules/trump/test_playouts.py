@@ -3,7 +3,9 @@
 Seats pick random legal actions (dobons, returns, declines, last one and 役 by any seat
 included) and time jumps to deadlines. On every step: only ``IllegalAction`` is ever
 raised, the cards are conserved (52 or 54), and what is listed is accepted; sometimes a
-listed action goes through the checked path as a plain dict. Every round ends, and its
+listed action goes through the checked path as a plain dict, and random actions of any
+seat, legal or not, are tried on a copy: refused ones raise IllegalAction and change
+nothing, accepted ones were listed. Every round ends, and its
 settlement is recomputed here from the final hands by the formulas of T15/T16 (written
 apart from the engine's). Round trips: ``to_dict`` -> JSON -> ``from_dict`` at random
 points, then both copies play the same actions and must give the same events.
@@ -177,8 +179,61 @@ def check_settlement(g: Game, start: Counter[str]) -> None:
             assert not hands[s] or r.kind == "agari" and False or not hands[s]
 
 
+CODES = [f"{s}{n}" for s in SUITS for n in range(1, 14)] + ["JK"]
+
+
+def random_candidate(g: Game, rng: random.Random) -> dict[str, Any]:
+    """Any action at all, legal or not (shapes stay mostly valid, so rules are reached)."""
+    kind = rng.choice(["play", "play", "play", "draw", "dobon", "return", "decline", "bid",
+                       "last_one", "yaku", "pass"])
+    action: dict[str, Any] = {"type": kind}
+    if kind == "play":
+        action["cards"] = [rng.choice(CODES)]
+        if rng.random() < 0.5:
+            action["suit"] = rng.choice("SHDC")
+        if rng.random() < 0.2:
+            action["last_one"] = True
+    elif kind == "dobon" and (g.preset == "standard" or rng.random() < 0.1):
+        action["count"] = rng.randint(0, 4)
+    elif kind == "bid":
+        action["amount"] = rng.choice([0, 1, 5, 999, 1000])
+    return action
+
+
+def probe(g: Game, rng: random.Random, now: float) -> None:
+    """T20.3/T20.4: a refused action raises IllegalAction and changes nothing; an accepted
+    one was listed."""
+    seat = rng.randrange(g.players)
+    action = random_candidate(g, rng)
+    twin = Game.from_dict(g.to_dict())
+    before = twin.to_dict()
+    try:
+        twin.apply(seat, action, now)
+    except IllegalAction:
+        assert twin.to_dict() == before
+        return
+    listed = [dict(a) for a in g.legal_actions(seat)]
+    if action["type"] == "bid":  # the descriptor stands for every amount in its range
+        assert {"type": "bid", "min": 1, "max": 999} in listed and 1 <= action["amount"] <= 999
+        return
+    plain = {k: v for k, v in action.items() if not (k == "last_one" and v is False)}
+    assert plain in [{k: (list(v) if isinstance(v, list) else v) for k, v in a.items()}
+                     for a in listed], (action, listed)
+
+
+def check_derived(g: Game) -> None:
+    """White-box: what the engine keeps up to date equals what it derives on load."""
+    fresh = Game.from_dict(g.to_dict())
+    names = ["_sums", "_masks"]
+    if g.preset == "standard":
+        names += ["_jks", "_sig", "_pre", "_at", "_since", "_run_j"]
+    for name in names:
+        assert getattr(g, name) == getattr(fresh, name), name
+
+
 def play_round(g: Game, rng: random.Random, trips: bool = False) -> int:
     start = all_cards(g)
+    probes = random.Random(repr(g.to_dict()["hands"]))  # apart: the round's choices stay
     size = 54 if g.preset == "standard" else 52
     assert sum(start.values()) <= size
     now = 0.0
@@ -206,6 +261,10 @@ def play_round(g: Game, rng: random.Random, trips: bool = False) -> int:
         now, events = step(g, rng, now)
         assert all("type" in e and "to" in e for e in events)
         assert all_cards(g) == start
+        if steps % 4 == 0:
+            check_derived(g)
+        if g.phase != "finished" and probes.random() < 0.2:
+            probe(g, probes, now)
     raise AssertionError("the round did not end")
 
 

@@ -62,7 +62,7 @@ def test_t13_10_c_a_joker_in_the_run_and_a_mixed_hand() -> None:
 
 # ---------------------------------------------------------------- T14
 
-def test_t14_9_a_a_one_declarer_and_no_return() -> None:
+def test_t14_9_a_a_and_t16_9_c_a_one_declarer_and_no_return() -> None:
     g = _t13_a()
     ev = g.dobon(3, 3.0, 2)
     assert ev[0] == {"type": "dobon", "to": None, "seat": 3, "hand": ["H2", "C5"], "count": 2,
@@ -76,7 +76,7 @@ def test_t14_9_a_a_one_declarer_and_no_return() -> None:
     assert r.scores == [12, 6, 12, -100] and bonuses(g) == [(3, "multi", -100)]  # T16.9 (c)
 
 
-def test_t14_9_a_b_alignment_keeps_every_declarer_a_winner() -> None:
+def test_t14_9_a_b_and_t16_9_c_b_alignment_keeps_every_declarer_a_winner() -> None:
     g = _t13_a()
     g.dobon(3, 3.0, 2)
     ev = g.dobon(1, 5.0, 1)
@@ -111,7 +111,7 @@ def _t14_b_a_until_the_return_wait() -> Game:
     return g
 
 
-def test_t14_9_b_a_a_return_voids_the_dobon() -> None:
+def test_t14_9_b_a_and_t16_9_d_a_return_voids_the_dobon() -> None:
     g = _t14_b_a_until_the_return_wait()
     ev = g.dobon_return(1, 9.0)
     assert ev[0] == {"type": "return", "to": None, "seat": 1, "hand": ["H2"]}
@@ -120,7 +120,7 @@ def test_t14_9_b_a_a_return_voids_the_dobon() -> None:
     assert r.worst == 25 and r.scores == [2, 0, 25, 150] and bonuses(g) == []  # T16.9 (d)
 
 
-def test_t14_9_b_b_the_dobon_stands_when_the_return_lapses() -> None:
+def test_t14_9_b_b_and_t16_9_e_the_dobon_stands_when_the_return_lapses() -> None:
     g = _t14_b_a_until_the_return_wait()
     g.advance(15.9)
     assert g.result is None
@@ -132,7 +132,7 @@ def test_t14_9_b_b_the_dobon_stands_when_the_return_lapses() -> None:
                           (3, "quick", -100)]
 
 
-def test_t14_9_b_c_two_declarers_and_a_return() -> None:
+def test_t14_9_b_c_and_t16_9_f_two_declarers_and_a_return() -> None:
     g = _t14_b()
     g.dobon(3, 4.0, 2)
     ev = g.dobon(0, 5.0, 1)
@@ -143,7 +143,7 @@ def test_t14_9_b_c_two_declarers_and_a_return() -> None:
     assert r.scores == [150, 0, 25, 150]  # T16.9 (f)
 
 
-def test_t14_9_b_c_two_declarers_without_return() -> None:
+def test_t14_9_b_c_and_t16_9_f_two_declarers_without_return() -> None:
     g = _t14_b()
     g.dobon(3, 4.0, 2)
     g.dobon(0, 5.0, 1)
@@ -166,7 +166,7 @@ def _t14_c() -> Game:
     return g
 
 
-def test_t14_9_c_a_return_makes_the_going_out_seat_a_winner() -> None:
+def test_t14_9_c_and_t16_9_g_a_return_makes_the_going_out_seat_a_winner() -> None:
     g = _t14_c()
     g.dobon_return(1, 3.0)
     r = g.result

@@ -166,3 +166,51 @@ def test_t20_3_unused_keys_are_ignored() -> None:
     g = _au()
     g.apply(0, {"type": "draw", "cards": ["S3"], "extra": 1}, 0.0)
     assert g.turn == 1
+
+
+def test_t20_4_a_listed_action_from_an_invalid_seat_is_refused() -> None:
+    g = _au()
+    for seat in (-1, 3, True):
+        refused(g, lambda seat=seat: g.apply(seat, {"type": "draw"}, 0.0), "invalid_seat")
+        draw = g.legal_actions(0)[-1]
+        refused(g, lambda seat=seat, draw=draw: g.apply(seat, draw, 0.0), "invalid_seat")
+    g.draw(0, 0.0)
+    refused(g, lambda: g.apply(-1, {"type": "draw"}, 0.0), "invalid_seat")
+
+
+# ---------------------------------------------------------------- cases decided here
+# (docs/trump-engine.md, "Cases the rule book left open")
+
+def test_decided_a_play_that_does_not_match_is_refused_for_that_before_its_suit() -> None:
+    g = au([["C8", "S3"], ["C5", "C6"]], "H5")
+    refused(g, lambda: g.play(0, ["C8"], 0.0), "does_not_match")
+    s = std([["JK", "C8", "S3"], ["C5", "C6"], ["D1", "D4"]], "S5")
+    s.play(0, ["JK"], 0.0)
+    refused(s, lambda: s.play(1, ["C6"], 1.0, suit="H"), "must_answer_shibari")
+
+
+def test_decided_no_late_last_one_during_a_wait() -> None:
+    g = std([["S4", "S9"], ["C3", "D1"], ["H3", "C1"]], "S7")
+    g.play(0, ["S4"], 0.0)  # leaves one card without last one; 1 and 2 may dobon (4)
+    assert {"type": "last_one"} in g.legal_actions(0)
+    g.dobon(1, 1.0, 1)
+    assert g.phase == "dobon_wait"
+    refused(g, lambda: g.declare_last_one(0, 1.5), "cannot_declare_last_one")
+
+
+def test_decided_a_standard_declarer_may_not_return() -> None:
+    g = std([["JK", "C2"], ["S2", "H2"], ["S13", "H9", "D6"], ["H1", "D1"]], "S8")
+    g.play(0, ["JK"], 0.0)
+    g.play(1, ["S2"], 1.0)
+    g.dobon(3, 4.0, 2)
+    g.decline(0, 6.0)
+    assert g.phase == "return_wait"
+    refused(g, lambda: g.dobon_return(3, 7.0), "not_eligible_to_return")
+
+
+def test_decided_an_au_draw_that_finds_nothing_counts_zero() -> None:
+    g = au([["S9", "D3"], ["C5", "H13"]], "H4", deck=[])
+    ev = g.draw(0, 0.0)
+    assert ev[0] == {"type": "draw", "to": None, "seat": 0, "count": 0}
+    assert [e["type"] for e in ev] == ["draw", "finished"]
+    assert g.result is not None and g.result.kind == "deck_out"
