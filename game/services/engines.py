@@ -150,18 +150,6 @@ class DobonUno(Kind):
         return None
 
 
-class FirstLegalPolicy:
-    """PLACEHOLDER until the trump CPU policies land (branch trump-bots): the first legal
-    action, a bid of the lowest amount. Development only; it plays no strategy."""
-
-    def act(self, view: dict[str, Any], events: list[dict[str, Any]]) -> Action | None:
-        for action in view["legal_actions"]:
-            if action["type"] == "bid":
-                return {"type": "bid", "amount": action["min"]}
-            return dict(action)
-        return None
-
-
 class TrumpDobon(Kind):
     kind = GameKind.TRUMP_DOBON.value
     action_types = frozenset(
@@ -236,7 +224,10 @@ class TrumpDobon(Kind):
         Room.objects.filter(pk=game.room_id).update(trump_match=held)
 
     def policy(self, level: str, seed: int) -> Policy:
-        return FirstLegalPolicy()  # PLACEHOLDER: see FirstLegalPolicy
+        from game.bots.trump import policy  # Django-free; imported when a CPU first acts
+
+        result: Policy = policy(level, seed)
+        return result
 
     def offers(self, legal: list[Action], action: Action) -> bool:
         if action.get("type") == "bid":
