@@ -283,3 +283,13 @@ def test_a_match_of_n_games_plays_n_trump_rounds_and_restarts_the_trump_match(al
     lines = matches.standings(match)
     totals = [line.total for line in lines]
     assert totals == sorted(totals)  # standard: lowest total first
+
+
+def test_the_admin_shows_the_game_kind_and_preset(admin_client, alice):
+    room = trump_room(alice, "standard", cpus=2)
+    play.start_game(room, alice, now=NOW)
+    rooms_page = admin_client.get("/admin/game/room/").content.decode()
+    games_page = admin_client.get("/admin/game/game/").content.decode()
+    for page in (rooms_page, games_page):
+        assert "Trump Dobon" in page or "トランプ" in page
+        assert "standard" in page or "スタンダード" in page
