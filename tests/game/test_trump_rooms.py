@@ -293,3 +293,11 @@ def test_the_admin_shows_the_game_kind_and_preset(admin_client, alice):
     for page in (rooms_page, games_page):
         assert "Trump Dobon" in page or "トランプ" in page
         assert "standard" in page or "スタンダード" in page
+
+
+def test_how_to_play_has_a_section_per_trump_preset(client):
+    ja = client.get("/how-to-play/").content.decode()
+    assert 'id="trump-au"' in ja and 'id="trump-standard"' in ja and "116" in ja
+    client.cookies["django_language"] = "en"
+    en = client.get("/how-to-play/").content.decode()
+    assert "How to play trump Dobon" in en and "lowest total" in en
