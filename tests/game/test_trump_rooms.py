@@ -301,3 +301,73 @@ def test_how_to_play_has_a_section_per_trump_preset(client):
     client.cookies["django_language"] = "en"
     en = client.get("/how-to-play/").content.decode()
     assert "How to play trump Dobon" in en and "lowest total" in en
+
+
+# -- T18: every kind of timeout, applied by the sweep ------------------------------------
+
+
+@pytest.fixture
+def fixed(settings):
+    settings.DOBON_TEST_SETUPS_ALLOWED = True
+
+
+def fixed_game(owner: Any, others: list[Any], preset: str, hands: list[list[str]], first: str,
+               first_player: int | None = 0, deck: list[str] | None = None) -> Game:
+    from game.services import fixed_setups
+
+    room = make_room(owner, *others, game_kind="trump_dobon", trump_preset=preset,
+                     seat_count=max(3, len(hands)) if preset == "standard" else len(hands))
+    setup = fixed_setups.FixedSetup(hands=hands, first_card=first, first_player=first_player,
+                                    deck=deck or ["S9", "D1", "C3", "H13", "S4", "H6", "C1",
+                                                  "D8", "S10", "H10"])
+    return fixed_setups.start_fixed_game(room, owner, setup, now=NOW)
+
+
+def timeouts_at(game: Game, now: float) -> list[dict[str, Any]]:
+    game.refresh_from_db()
+    before = game.event_count
+    clock.expire_due_games(now=now)
+    game.refresh_from_db()
+    return [e.data for e in game.events.filter(seq__gte=before).order_by("seq")]
+
+
+def test_t18_auction_bids_1_for_a_silent_seat(fixed, alice, bob, carol):
+    game = fixed_game(alice, [bob, carol], "standard", [["C2", "D9"], ["H2", "S7"], ["H5", "C8"]],
+                      "C7", first_player=None)
+    play.perform_action(game, bob, {"type": "bid", "amount": 5}, now=NOW + 1)
+    events = timeouts_at(game, NOW + 10)
+    assert [e["type"] for e in events[:5]] == ["timeout", "bid", "timeout", "bid", "auction_end"]
+    assert [e["seat"] for e in events[:4]] == [0, 0, 2, 2]
+    assert events[0]["action"] == "bid"
+    end = next(e for e in events if e["type"] == "auction_end")
+    assert end["bids"] == [1, 5, 1] and end["winner"] == 1
+
+
+def test_t18_turn_draws_one_and_au_obligation_takes_all(fixed, alice, bob):
+    game = fixed_game(alice, [bob], "au", [["S2", "D7"], ["C9", "H13"]], "S5")
+    play.perform_action(game, alice, {"type": "play", "cards": ["S2"]}, now=NOW + 1)
+    events = timeouts_at(game, NOW + 11)
+    assert events[0] == {**events[0], "type": "timeout", "action": "take", "seat": 1}
+    assert next(e for e in events if e["type"] == "take")["count"] == 2
+    events = timeouts_at(game, NOW + 21)
+    assert events[0] == {**events[0], "type": "timeout", "action": "draw", "seat": 0}
+
+
+def test_t18_shibari_takes_the_accumulation(fixed, alice, bob, carol):
+    game = fixed_game(alice, [bob, carol], "standard",
+                      [["C2", "D9", "H4"], ["H3", "S7", "D3"], ["H5", "C8", "D4"]], "C7")
+    play.perform_action(game, alice, {"type": "play", "cards": ["C2"]}, now=NOW + 1)
+    events = timeouts_at(game, NOW + 11)
+    assert events[0] == {**events[0], "type": "timeout", "action": "take", "seat": 1}
+
+
+def test_t18_a_dobon_chance_lapses_silently_before_the_turn_draws(fixed, alice, bob, carol):
+    # T18.5 (d): 0 plays D10; 1 is on turn; 2 holds S4 H6 (10): at the deadline 2's chance
+    # lapses first (a private decline), then 1 draws.
+    game = fixed_game(alice, [bob, carol], "au",
+                      [["D10", "S3", "H7"], ["C13", "H12"], ["S4", "H6"]], "D6")
+    play.perform_action(game, alice, {"type": "play", "cards": ["D10"]}, now=NOW + 1)
+    events = timeouts_at(game, NOW + 11)
+    kinds = [(e["type"], e.get("to")) for e in events]
+    assert kinds.index(("decline", 2)) < kinds.index(("timeout", None))
+    assert next(e for e in events if e["type"] == "decline")["timeout"] is True
