@@ -16,7 +16,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
-from game.models.history import DobonTally, PlayerStats, RoomStanding
+from game.models.history import DobonTally, PlayerStats, RoomStanding, TrumpPlayerStats
 from game.services.history import readable_rooms_q, room_standings
 
 if TYPE_CHECKING:
@@ -167,6 +167,29 @@ def chart_points(user: AbstractBaseUser, games: int) -> list[tuple[int, int]]:
 
 def ranked_players() -> QuerySet[PlayerStats]:
     return PlayerStats.objects.filter(games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True)
+
+
+# The leaderboards: Dobon UNO's (the default) and one per trump preset.
+BOARDS = ("dobon_uno", "trump_au", "trump_standard")
+
+
+def trump_leaderboard_page(preset: str, page_number: Any) -> Page[TrumpPlayerStats]:
+    """Trump players of `preset` by points per game: au highest first, standard lowest
+    first (T17.3)."""
+    order = "points_per_game" if preset == "standard" else "-points_per_game"
+    players = (
+        TrumpPlayerStats.objects.filter(
+            preset=preset, games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True
+        )
+        .select_related("user")
+        .order_by(order, "-games", "user_id")
+    )
+    return Paginator(players, LEADERS_PER_PAGE).get_page(page_number)
+
+
+def trump_stats(user: AbstractBaseUser) -> list[TrumpPlayerStats]:
+    """A profile's trump lines, au first."""
+    return list(TrumpPlayerStats.objects.filter(user_id=user.pk).order_by("preset"))
 
 
 def leaderboard_page(page_number: Any) -> Page[PlayerStats]:

@@ -8,7 +8,13 @@ that `from game.models import Game` works (migrations and the admin rely on it).
 """
 
 from game.models.games import Game, GameEvent, GamePlayer
-from game.models.history import Counters, DobonTally, PlayerStats, RoomStanding
+from game.models.history import (
+    Counters,
+    DobonTally,
+    PlayerStats,
+    RoomStanding,
+    TrumpPlayerStats,
+)
 from game.models.matches import Match
 from game.models.rooms import (
     DEFAULT_ROUNDS,
@@ -39,6 +45,6 @@ __all__ = [
     "DEFAULT_ROUNDS", "DEFAULT_START_POINTS", "MAX_ROUNDS", "MAX_START_POINTS", "MIN_ROUNDS",
     "MIN_START_POINTS", "TRUMP_SEATS", "GameKind", "TrumpPreset",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
-    "Membership", "PlayerStats", "Room", "RoomStanding", "cpu_display_name", "new_invite_code",
+    "Membership", "PlayerStats", "Room", "RoomStanding", "TrumpPlayerStats", "cpu_display_name", "new_invite_code",
     "player_name",
 ]

@@ -117,6 +117,31 @@ class PlayerStats(Counters):
         return f"{self.user_id}: {self.games} games, {self.points} points"
 
 
+class TrumpPlayerStats(Counters):
+    """A registered player's trump Dobon totals over every room, one line per preset: au
+    and standard points never mix with each other nor with Dobon UNO's (`PlayerStats`).
+    Standard ranks lowest points per game first (score_order "low", T17.3)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trump_stats"
+    )
+    preset = models.CharField(_("preset"), max_length=16)
+    points_per_game = models.FloatField(_("points per game"), default=0.0)
+
+    class Meta:
+        verbose_name = _("trump player statistics")
+        verbose_name_plural = _("trump player statistics")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "preset"], name="one_trump_stats_per_preset"),
+        ]
+        indexes = [
+            models.Index(fields=["preset", "points_per_game"], name="trumpstats_ranking"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.preset}: {self.games} games, {self.points} points"
+
+
 class DobonTally(models.Model):
     """How often `declarer` dobon'd `target` in a room, and the points that changed
     hands between them (positive: the target paid; negative: the target returned it)."""

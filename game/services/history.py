@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.db.models import Q
 
 from game.models import Game, GameKind, GamePlayer, Membership, Room
-from game.models.history import DobonTally, PlayerStats, RoomStanding
+from game.models.history import DobonTally, PlayerStats, RoomStanding, TrumpPlayerStats
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -140,8 +140,8 @@ def record_result(
     outcomes = outcomes_of(summary, seats, target)
     standings = _record_standings(game, outcomes)
     if game.game_kind == GameKind.TRUMP_DOBON:
-        # Profiles and the leaderboard count Dobon UNO points: trump points never add
-        # to them (kept apart on the room's trump standings).
+        # Trump points never add to Dobon UNO's: their own lines, one per preset.
+        _record_trump_stats(game, outcomes)
         stats: dict[int, PlayerStats] = {}
     else:
         stats = _record_player_stats(game, outcomes)
@@ -160,6 +160,7 @@ def rebuild_all() -> int:
         DobonTally.objects.all().delete()
         RoomStanding.objects.all().delete()
         PlayerStats.objects.all().delete()
+        TrumpPlayerStats.objects.all().delete()
         GamePlayer.objects.update(user_game_number=None, user_net_after=None)
         games = Game.objects.filter(status=Game.Status.FINISHED, result__isnull=False)
         count = 0
@@ -235,6 +236,28 @@ def _record_player_stats(game: Game, outcomes: list[SeatOutcome]) -> dict[int, P
         list(by_seat.values()), [*COUNTER_FIELDS, "points_per_game", "best_delta", "best_game"]
     )
     return by_seat
+
+
+def _record_trump_stats(game: Game, outcomes: list[SeatOutcome]) -> None:
+    """Registered humans' trump lines (profiles, the trump leaderboards), per preset."""
+    people = [o for o in outcomes if o.user_id is not None and not o.is_cpu]
+    if not people:
+        return
+    preset = game.preset or "au"
+    TrumpPlayerStats.objects.bulk_create(
+        [TrumpPlayerStats(user_id=o.user_id, preset=preset) for o in people],
+        ignore_conflicts=True,
+    )
+    rows = TrumpPlayerStats.objects.select_for_update().filter(
+        user_id__in=[o.user_id for o in people], preset=preset
+    ).order_by("user_id")
+    by_user = {r.user_id: r for r in rows}
+    for o in people:
+        row = by_user[o.user_id]
+        _count(row, o)
+        row.points_per_game = row.points / row.games
+    TrumpPlayerStats.objects.bulk_update(list(by_user.values()),
+                                         [*COUNTER_FIELDS, "points_per_game"])
 
 
 def _record_game_numbers(game: Game, stats: dict[int, PlayerStats]) -> None:

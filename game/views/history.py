@@ -275,7 +275,13 @@ def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
 def leaderboard(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         raise _LoginFirst
-    page = selectors.leaderboard_page(request.GET.get("page"))
+    board = request.GET.get("game")
+    board = board if board in selectors.BOARDS else "dobon_uno"
+    if board == "dobon_uno":
+        page: Any = selectors.leaderboard_page(request.GET.get("page"))
+    else:  # a trump preset's own board: its points never mix with Dobon UNO's
+        page = selectors.trump_leaderboard_page(board.removeprefix("trump_"),
+                                                request.GET.get("page"))
     first_rank = (page.number - 1) * selectors.LEADERS_PER_PAGE + 1
     rows = [(first_rank + i, s) for i, s in enumerate(page.object_list)]
     context = {
@@ -283,5 +289,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "rows": rows,
         "min_games": selectors.LEADERBOARD_MIN_GAMES,
         "title": _("Leaderboard"),
+        "board": board,
+        "boards": [("dobon_uno", _("Dobon UNO")), ("trump_au", _("Trump Dobon (au)")),
+                   ("trump_standard", _("Trump Dobon (standard)"))],
     }
     return render(request, "game/history/leaderboard.html", context)

@@ -11,8 +11,8 @@ import time
 
 import pytest
 from asgiref.sync import sync_to_async
-from socket_helpers import next_frame, next_state, open_socket
 from play_helpers import make_room
+from socket_helpers import next_frame, next_state, open_socket
 
 from game.models import Game
 from game.services import fixed_setups

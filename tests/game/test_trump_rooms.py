@@ -371,3 +371,45 @@ def test_t18_a_dobon_chance_lapses_silently_before_the_turn_draws(fixed, alice, 
     kinds = [(e["type"], e.get("to")) for e in events]
     assert kinds.index(("decline", 2)) < kinds.index(("timeout", None))
     assert next(e for e in events if e["type"] == "decline")["timeout"] is True
+
+
+# -- standings and leaderboards per game kind ----------------------------------------------
+
+
+def test_standings_and_leaderboards_keep_the_kinds_apart_and_rank_standard_lowest_first(
+    client, alice, bob, carol, dave,
+):
+    from game.history import selectors
+    from game.models import TrumpPlayerStats
+    from game.services.history import room_standings
+
+    n = selectors.LEADERBOARD_MIN_GAMES
+    for user, points in ((alice, 30), (bob, -20), (carol, 5)):
+        TrumpPlayerStats.objects.create(user=user, preset="standard", games=n, points=points,
+                                        points_per_game=points / n)
+    TrumpPlayerStats.objects.create(user=dave, preset="au", games=n, points=500,
+                                    points_per_game=500 / n)
+    client.force_login(alice)
+    def board(url: str) -> str:
+        html = client.get(url).content.decode()
+        start = html.find('data-testid="leaderboard"')
+        return html[start:html.find("</table>", start)] if start >= 0 else ""
+
+    standard = board("/leaderboard/?game=trump_standard")
+    assert standard.index(">bob<") < standard.index(">carol<") < standard.index(">alice<")
+    assert ">dave<" not in standard
+    au = board("/leaderboard/?game=trump_au")
+    assert ">dave<" in au and ">bob<" not in au
+    uno = board("/leaderboard/")
+    assert ">dave<" not in uno  # no Dobon UNO games
+
+    room = trump_room(alice, "standard", cpus=3)
+    game = play_out(play.start_game(room, alice, now=NOW))
+    line = TrumpPlayerStats.objects.get(user=alice, preset="standard")
+    assert line.games == 1 + n and line.points == 30 + game.result["deltas"][0]
+    room.refresh_from_db()
+    rows = room_standings(room)
+    points = [r["points"] for r in rows]
+    assert points == sorted(points)  # lowest first
+    uno_room = make_room(alice, bob)
+    assert room_standings(uno_room) == []  # the trump lines stay in the trump room's kind
