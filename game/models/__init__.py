@@ -45,6 +45,6 @@ __all__ = [
     "DEFAULT_ROUNDS", "DEFAULT_START_POINTS", "MAX_ROUNDS", "MAX_START_POINTS", "MIN_ROUNDS",
     "MIN_START_POINTS", "TRUMP_SEATS", "GameKind", "TrumpPreset",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
-    "Membership", "PlayerStats", "Room", "RoomStanding", "TrumpPlayerStats", "cpu_display_name", "new_invite_code",
-    "player_name",
+    "Membership", "PlayerStats", "Room", "RoomStanding", "TrumpPlayerStats",
+    "cpu_display_name", "new_invite_code", "player_name",
 ]
