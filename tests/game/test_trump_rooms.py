@@ -413,3 +413,31 @@ def test_standings_and_leaderboards_keep_the_kinds_apart_and_rank_standard_lowes
     assert points == sorted(points)  # lowest first
     uno_room = make_room(alice, bob)
     assert room_standings(uno_room) == []  # the trump lines stay in the trump room's kind
+
+
+@pytest.mark.parametrize("preset", ["au", "standard"])
+def test_the_reference_client_plays_trump(preset):
+    """docs/bot-client.py's policy answers every trump view with an action the engine
+    takes, to the end of a round."""
+    import importlib.util
+    from pathlib import Path
+
+    from game.rules.trump import Game as Trump
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "bot-client.py"
+    spec = importlib.util.spec_from_file_location("bot_client", path)
+    client = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(client)
+    g = Trump.new(players=4, first_player=0 if preset == "au" else None, seed=3, preset=preset)
+    now = 0.0
+    for _ in range(2000):
+        if g.phase == "finished":
+            break
+        seats = [s for s in range(4) if g.legal_actions(s)]
+        now += 0.1
+        if not seats:
+            g.advance(g.next_deadline)
+            continue
+        g.apply(seats[0], client.choose(g.view(seats[0])), now)
+    assert g.phase == "finished"
