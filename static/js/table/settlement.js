@@ -5,6 +5,7 @@ import { cardElement } from "../cards.js";
 import { el } from "../dom.js";
 import { T } from "./strings.js";
 import { renderTrumpSettlement } from "./trump.js";
+import { TT } from "./trumpstrings.js";
 
 /** {result, names, hands, url} for the game just finished, or the room's last one. */
 export function settlementData(app) {
@@ -89,7 +90,7 @@ export function renderSettlement(app) {
 function settlementFoot(app, data) {
   const foot = el("div", "settle-foot");
   if (app.isOwner && app.startUrl) {
-    const next = el("button", "button primary big", T.nextGame);
+    const next = el("button", "button primary big", data.result.score_order ? TT.nextRound : T.nextGame);
     next.type = "button";
     next.dataset.testid = "next-game";
     if (app.starting) next.disabled = true;

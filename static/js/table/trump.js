@@ -6,7 +6,8 @@
 
 import { cardBack } from "../cards.js";
 import { el } from "../dom.js";
-import { SUIT_GLYPH, handValue, numberSum, sortTrump, suitName, trumpCard, trumpLabel, trumpShort } from "../trumpcards.js";
+import { SUIT_GLYPH, handValue, numberOf, numberSum, sortTrump, suitName, trumpCard, trumpLabel, trumpShort } from "../trumpcards.js";
+import { fitHand } from "./hand.js";
 import { T } from "./strings.js";
 import { TT } from "./trumpstrings.js";
 
@@ -88,6 +89,7 @@ export function renderTrumpHand(app, view) {
     return card;
   }));
   box.setAttribute("aria-label", `${T.yourHand} (${T.cards(hand.length)})`);
+  fitHand(box);
 }
 
 /** A tap on card `index`: its one legal play goes at once; a card with several (an 8's
@@ -120,7 +122,8 @@ function choicePanel(app, view, code) {
   const row = el("div", "swatches");
   for (const play of plays) {
     const suit = play.suit;
-    const text = suit ? (play.last_one ? TT.playAsLast(`${SUIT_GLYPH[suit]}${suitName(suit)}`) : TT.playAs(`${SUIT_GLYPH[suit]}${suitName(suit)}`))
+    const named = `${SUIT_GLYPH[suit]} ${suitName(suit)}`;
+    const text = suit ? (play.last_one ? TT.playAsLast(named) : TT.playAs(named))
       : play.last_one ? TT.playLast : TT.playCard;
     const attrs = suit && !play.last_one ? { "data-suit": suit, "aria-keyshortcuts": String("SHDC".indexOf(suit) + 1) } : { "data-action": play.last_one ? "play-last" : "play" };
     const b = button(text, attrs, `button act swatch-suit${suit ? ` s-${suit}` : ""}${play.last_one ? " primary" : ""}`);
@@ -283,9 +286,15 @@ export function renderTrumpSettlement(app, data) {
   parts.push(table);
   if (preset === "au") {
     const payments = el("ul", "settle-payments");
-    for (const [payer, payee, points] of result.payments) payments.append(el("li", "", TT.pays(name(payer), name(payee), points)));
+    for (const [payer, payee, points] of result.payments) {
+      payments.append(el("li", "", `${TT.pays(name(payer), name(payee), points)}  (${auSum(result, hands, payer, points)})`));
+    }
     if (!result.payments.length) payments.append(el("li", "muted", TT.noPayments));
     parts.push(payments);
+  } else {
+    const sums = el("ul", "settle-payments");
+    for (const line of standardSums(result, name)) sums.append(el("li", "", line));
+    if (sums.children.length) parts.push(sums);
   }
   if (match) {
     const line = el("p", "settle-match");
@@ -303,6 +312,27 @@ export function renderTrumpSettlement(app, data) {
     parts.push(line);
   }
   return parts;
+}
+
+/** T15 written out for one payment: a stop's V × 2^t, a chain's X × 2^t × 2^d. */
+function auSum(result, hands, payer, points) {
+  if (result.multiplier) return `${points / result.multiplier} × ${result.multiplier}`;
+  const hand = hands[payer] || [];
+  const twos = hand.filter((c) => numberOf(c) === 2).length;
+  return `${handValue(hand, "au")} × 2^${twos}`;
+}
+
+/** T16.3 for each loser: w × winners × 2 (dobon) or w × 6 (return), then bonuses. */
+function standardSums(result, name) {
+  const lines = [];
+  if (result.worst === null || result.worst === undefined) return lines;
+  for (const seat of result.losers || []) {
+    const bonus = (result.bonuses || []).filter(([s]) => s === seat).reduce((t, [, , p]) => t + p, 0);
+    const part = result.deltas[seat] - bonus;
+    const formula = result.kind === "return" ? `${result.worst} × 6` : `${result.worst} × ${result.winners.length} × 2`;
+    lines.push(`${name(seat)}: ${formula} = ${part}${bonus ? ` ${bonus > 0 ? "+" : "−"} ${Math.abs(bonus)} = ${result.deltas[seat]}` : ""}`);
+  }
+  return lines;
 }
 
 export const trumpHandValue = handValue;

@@ -36,7 +36,7 @@ const ja = {
   matchLine: (round, total) => (total ? `第${round}回 / ${total}回` : `第${round}回`),
   matchOver: "試合終了！", champion: (names) => `優勝: ${names}`,
   belowZero: "持ち点がマイナスになった人がいるため試合終了",
-  nextRoundNewMatch: "次の回から新しい試合が始まります",
+  nextRoundNewMatch: "次の回から新しい試合が始まります", nextRound: "次の回を始める",
   startPoints: (p) => `持ち点 ${p}`,
   reasons: {
     notYourTurn: "あなたの番ではありません", waiting: "今はカードを出せません",
@@ -103,7 +103,7 @@ const en = {
   matchLine: (round, total) => (total ? `Round ${round} of ${total}` : `Round ${round}`),
   matchOver: "The match is over!", champion: (names) => `Champion: ${names}`,
   belowZero: "A total fell below 0: the match is over",
-  nextRoundNewMatch: "The next round starts a new match",
+  nextRoundNewMatch: "The next round starts a new match", nextRound: "Start the next round",
   startPoints: (p) => `Starting points ${p}`,
   reasons: {
     notYourTurn: "It is not your turn", waiting: "No card can be played now",
