@@ -173,7 +173,9 @@ export class TableApp {
     this.table.dataset.game = trump ? "trump_dobon" : "dobon_uno";
     if (trump) {
       const preset = (this.state && this.state.preset) || (this.room && this.room.preset);
-      this.ui.rate.textContent = TT.presets[preset] || "";
+      // Short in the bar (a phone's bar has no room for more); the whole name as its title.
+      this.ui.rate.textContent = TT.presetShort[preset] || "";
+      this.ui.rate.title = TT.presets[preset] || "";
     } else {
       this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
     }

@@ -6,6 +6,7 @@ import { LANG } from "./strings.js";
 
 const ja = {
   presets: { au: "トランプ・ドボン（au）", standard: "トランプ・ドボン（スタンダード）" },
+  presetShort: { au: "♠ au", standard: "♠ スタンダード" },
   fieldSuit: "場のスート", field: "場札",
   owe2: (n) => `2の引き ${n}枚`, shibari: (n) => `しばり 累積${n}枚`,
   drawOwe: (n) => `${n}枚引く`, take: (n) => `${n}枚引き取る`, draw: "1枚引く",
@@ -74,6 +75,7 @@ const ja = {
 
 const en = {
   presets: { au: "Trump Dobon (au)", standard: "Trump Dobon (standard)" },
+  presetShort: { au: "♠ au", standard: "♠ standard" },
   fieldSuit: "Suit", field: "Field card",
   owe2: (n) => `2s owed: ${n}`, shibari: (n) => `しばり (shibari): ${n} to take`,
   drawOwe: (n) => `Draw ${n}`, take: (n) => `Take ${n}`, draw: "Draw 1",
