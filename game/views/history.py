@@ -174,7 +174,9 @@ def replay_labels() -> dict[str, Any]:
         "points": _("points"), "turn": _("on turn"), "chooser": _("choosing a colour"),
         "target": _("dobon'd"), "declarer": _("DOBON!"), "winner": _("winner"),
         "colors": {code: str(name) for code, name in present.COLOR_NAMES.items()},
+        "suit": _("suit"), "auction": _("auction"),
         "phases": {
+            "auction": _("auction"),
             "turn": _("playing"), "color": _("choosing a colour"),
             "agari_wait": _("waiting for dobon"), "dobon_wait": _("dobon declared"),
             "return_wait": _("waiting for a return"), "finished": _("game over"),
