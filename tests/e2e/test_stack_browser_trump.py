@@ -9,6 +9,7 @@ seat's hidden card is in the DOM."""
 from __future__ import annotations
 
 import time
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
