@@ -1,7 +1,8 @@
 """Tournament of CPU levels, played with the engine alone.
 
-``python -m game.bots.tournament --games N --levels easy,normal,strong,easy --seed S``
-``python -m game.bots.tournament --game trump --preset standard --games N ...``
+``python -m game.bots.tournament --games N --levels easy,normal,strong,easy --seed S
+[--preset standard|party|classic|competitive]``
+``python -m game.bots.tournament --game trump --preset au|standard --games N ...``
 
 Plays N games (no Django) of Dobon UNO (the default) or N rounds of trump Dobon in one
 preset (``au`` or ``standard``; each round stands alone: no match record carries over).
@@ -15,8 +16,12 @@ It prints a table of points per game for each level with 95 % confidence interva
 (normal approximation over games: a level's points in a game are the mean of its seats'
 deltas; in standard trump they are scores, where lower is better, T16.3), win rates by
 kind of result (R11, R12), paired differences between levels, and the same figures as
-JSON on its last line. The output is a function of the arguments: the same seed gives the
-same figures (timings are printed on their own line, outside the JSON).
+JSON on its last line. For Dobon UNO, ``--preset`` plays every game under one of
+HOUSE-RULES.md §7's presets (its engine rules; a tournament's games are independent, so
+the room's rate cap and session length, H13 and H14, do not apply); for ``--game trump``
+it is the trump preset (``au``, the default, or ``standard``). The output is a function
+of the arguments: the same seed gives the same figures (timings are printed on their own
+line, outside the JSON).
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from game.rules import PRESETS as HOUSE_PRESETS  # Dobon UNO's house-rule presets
 
 from . import LEVELS, policy
 from .driver import GameRecord, play_game
@@ -77,7 +84,7 @@ def policy_seed(seed: int, game: int, seat: int) -> int:
 
 
 def play_one(game: str, preset: str | None, seats: Sequence[str], seed: int,
-             g: int) -> GameRecord:
+             g: int, rules: dict[str, Any] | None = None) -> GameRecord:
     """Game number ``g`` of a tournament, with these levels in its seats."""
     n = len(seats)
     if game == "trump":
@@ -85,19 +92,23 @@ def play_one(game: str, preset: str | None, seats: Sequence[str], seed: int,
         return play_round(players, seed=deal_seed(seed, g, n), preset=preset or "au",
                           first_player=0)
     return play_game([policy(lv, policy_seed(seed, g, s)) for s, lv in enumerate(seats)],
-                     seed=deal_seed(seed, g, n), first_player=0, rate=1, timeout=10.0)
+                     seed=deal_seed(seed, g, n), first_player=0, rate=1, timeout=10.0,
+                     house_rules=rules)
 
 
 def run(games: int, levels: Sequence[str], seed: int, game: str = "dobon_uno",
         preset: str | None = None) -> dict[str, Any]:
     """Play the tournament; returns its figures (``report`` shape) plus timings."""
+    # Dobon UNO: `preset` names house rules (default standard); trump: au or standard.
+    house = None if game == "trump" else (preset or "standard")
+    rules = dict(HOUSE_PRESETS[house]) if house is not None else None
     n = len(levels)
     stats = {lv: LevelStats(levels.count(lv), positions=[0] * n) for lv in dict.fromkeys(levels)}
     kinds = dict.fromkeys(KINDS, 0)
     started = time.process_time()
     for g in range(games):
         seats = lineup(levels, g)
-        record = play_one(game, preset, seats, seed, g)
+        record = play_one(game, preset, seats, seed, g, rules)
         kinds[record.result["kind"]] += 1
         _count(stats, seats, record)
     seconds = time.process_time() - started
@@ -106,6 +117,8 @@ def run(games: int, levels: Sequence[str], seed: int, game: str = "dobon_uno",
         figures.update(game=game, preset=preset or "au",
                        score_order="low" if preset == "standard" else "high",
                        pairs=_pairs(stats, lower_better=preset == "standard"))
+    elif house != "standard":  # the standard report keeps its exact shape
+        figures["preset"] = house
     return {"report": figures,
             "seconds": seconds,
             "ms_per_decision": {lv: 1000 * s.seconds / max(s.decisions, 1)
@@ -195,7 +208,7 @@ def table(figures: dict[str, Any]) -> str:
     else:
         title = (f"Dobon UNO tournament: {figures['games']} games, seats "
                  f"{','.join(figures['levels'])} (rotating), seed {figures['seed']}, "
-                 f"rate 1 every game")
+                 f"rate 1 every game, house rules {figures.get('preset', 'standard')}")
     lines = [title,
              f"{'level':<8}{'seats':>6}{'points/game':>13}{'95% CI':>20}"
              f"{'agari':>8}{'dobon':>8}{'return':>8}{'dobonned':>10}"]
@@ -224,17 +237,20 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--levels", default="easy,normal,strong,easy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=GAMES, default="dobon_uno")
-    parser.add_argument("--preset", choices=PRESETS, default=None,
-                        help="trump only: au (the default) or standard")
+    parser.add_argument("--preset", default=None,
+                        help="Dobon UNO: house rules of every game (HOUSE-RULES.md §7; "
+                             "default standard); trump: au (the default) or standard")
     args = parser.parse_args(argv)
     args.levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
     if args.games < 1:
         parser.error("--games must be at least 1")
-    if args.preset is not None and args.game != "trump":
-        parser.error("--preset is for --game trump")
-    if args.game == "trump" and args.preset is None:
-        args.preset = "au"
-    low, high = SEATS[args.preset or args.game]
+    if args.game == "trump":
+        args.preset = args.preset or "au"
+        if args.preset not in PRESETS:
+            parser.error(f"--preset for --game trump is one of {', '.join(PRESETS)}")
+    elif args.preset is not None and args.preset not in HOUSE_PRESETS:
+        parser.error(f"--preset is one of {', '.join(sorted(HOUSE_PRESETS))}")
+    low, high = SEATS[args.preset if args.game == "trump" else args.game]
     if not low <= len(args.levels) <= high:
         parser.error(f"--levels needs {low} to {high} comma-separated levels"
                      f" ({'T1.2' if args.game == 'trump' else 'R1.1'})")

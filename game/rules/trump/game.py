@@ -858,7 +858,7 @@ class Game:
                             "suit": list(_MASK_SUITS[self._fsuit]), "last_one": last_one,
                             "pending_draw": self._pending, "shibari": self._pending > 0,
                             "direction": self._dir}
-            # _add_to_run, inlined (a play in two is a standard one)
+            # _add_to_run, inlined: this is the commonest step of a standard round
             pre = self._pre
             j = len(pre)
             total = pre[-1] + number
@@ -942,9 +942,9 @@ class Game:
             if valid:
                 had |= 1 << s
         self._had = had
-        self._quick = ~self._had_turn & ((1 << self._n) - 1)
         if not had:
             return None
+        self._quick = ~self._had_turn & ((1 << self._n) - 1)  # judged now (T21.39)
         return self._tell_chances(had, now)
 
     def _tell_chances(self, seats: int, now: float) -> list[Event]:
@@ -961,7 +961,8 @@ class Game:
         event: Event = {"type": "chance", "to": s, "seat": s,
                         "kinds": list(_KINDS[self._chances[s]]), "deadline": deadline}
         if self._std:
-            event["dobon_counts"] = self.dobon_counts(s)
+            bits = self._counts[s] if self._chances[s] & DOBON else 0
+            event["dobon_counts"] = [k for k in range(1, bits.bit_length()) if bits >> k & 1]
         return event
 
     def _go_out(self, seat: int, card: int, named: int, now: float) -> list[Event]:
@@ -1423,7 +1424,8 @@ class Game:
             "top": CODE[self._top], "field_suits": self._fsuit, "direction": self._dir,
             "phase": self._phase, "turn": self._turn, "clock": self._clock,
             "pending": self._pending, "first": self._first,
-            "records": [list(r) for r in self._records], "run_start": self._run_start,
+            # flat: seat, card id (-1 a draw, -2 a skipped turn), named suit or cards drawn
+            "records": [x for r in self._records for x in r], "run_start": self._run_start,
             "had_turn": self._had_turn, "chances": list(self._chances),
             "chance_deadline": self._chance_dl, "had": self._had,
             "counts": list(self._counts), "quick": self._quick,
@@ -1460,7 +1462,10 @@ class Game:
         g._phase = PHASES[PHASES.index(phase)]  # the module's own string: compared with `is`
         g._turn, g._clock = int(d["turn"]), _float_or_none(d["clock"])
         g._pending, g._first = int(d["pending"]), int(d["first"])
-        g._records = [(int(a), int(b), int(c)) for a, b, c in d["records"]]
+        flat = [int(x) for x in d["records"]]
+        if len(flat) % 3:
+            raise ValueError("records come in threes")
+        g._records = list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
         g._run_start, g._had_turn = int(d["run_start"]), int(d["had_turn"])
         g._index_run()
         g._chances = [int(c) for c in d["chances"]]
