@@ -6,8 +6,9 @@ round driver. Plain Python like ``game.rules.trump``; a policy reads only its se
 
 >>> from game.rules.trump import Game
 >>> g = Game.new(players=3, seed=4, preset="standard")
->>> policy("strong", 1).act(g.view(0), [])
-{'type': 'bid', 'amount': 1}
+>>> answer = policy("strong", 1).act(g.view(0), [])  # the auction: a bid (T4)
+>>> answer["type"], is_answer(g.view(0), answer)
+('bid', True)
 """
 
 from __future__ import annotations

@@ -36,7 +36,12 @@ from .knowledge import (
     exposed_of,
     hand_sum,
     number,
+    suit,
 )
+
+
+def base_sum(cards: Sequence[str]) -> int:
+    return sum(base(c) for c in cards)
 
 
 @dataclass(frozen=True)
@@ -50,12 +55,16 @@ class Weights:
     hold: float          # a point of hand value shed
     attack: float        # a 2 (au) or an attack card (standard) played on the next seat
     draw: float          # the tempo a draw loses
+    threat: float = 0.0  # hand value weighs more as an opponent nears going out
+    block: float = 0.0   # holding back a next seat that is about to go out
+    follow: float = 0.0  # a card of the suit it leaves on the field, kept to play next
+    plan_return: bool = False  # au: keeps a hand that would return a dobon (T12.1)
 
 
 NORMAL = Weights(memory=False, own_dobon=0.0, risk=1.0, per_card=5.0, hold=0.5,
                  attack=4.0, draw=6.0)
 STRONG = Weights(memory=True, own_dobon=0.6, risk=1.4, per_card=6.0, hold=0.6,
-                 attack=6.0, draw=8.0)
+                 attack=6.0, draw=8.0, threat=1.0, block=10.0, plan_return=True)
 
 
 class _Player:
@@ -83,7 +92,9 @@ class _Player:
         return judge.best(legal)
 
     def bid(self, view: View) -> int:
-        return 1  # the auction's winner pays its bid unless it wins the round (T16.5)
+        """T16.5: the auction's winner scores −50 when it wins the round, else its bid. A
+        little on a hand with few points, the least otherwise."""
+        return 3 if base_sum(view["hand"]) <= 20 else 1
 
 
 class NormalPolicy(_Player):
@@ -96,12 +107,12 @@ class StrongPolicy(_Player):
     weights = STRONG
 
     def bid(self, view: View) -> int:
-        """Playing first is worth −50 when the round is won and costs the bid otherwise
-        (T16.5): bid a little on a hand that is likely to go out, small and with few
-        cards of 10 points."""
-        hand = view["hand"]
-        points = sum(base(c) for c in hand)
-        return 4 if points <= 18 and "JK" not in hand else 1
+        """T16.5: the auction's winner plays first and scores −50 when it wins the round,
+        else its bid. Playing first wins rounds so often (quick dobons, the first chance
+        to go out) that the auction is worth a real bid: measured by tournaments, always
+        winning it at 2 gained about 20 points a round against bids of 1, and bids up
+        to about 40 still paid (docs/cpu-players.md). More on a hand of few points."""
+        return 15 if base_sum(view["hand"]) <= 25 else 12
 
 
 class _Judge:
@@ -114,6 +125,17 @@ class _Judge:
         self.counts: list[int] = view["hand_counts"]
         self.opponents = [s for s in range(view["players"]) if s != self.me and self.counts[s]]
         self.pool = Pool.unseen(view, weights.memory)
+        fewest = min((self.counts[s] for s in self.opponents), default=5)
+        # Hand value is paid when someone else ends the round: sooner, the fewer cards
+        # the closest opponent holds.
+        self.hold = weights.hold * (1 + weights.threat / max(fewest, 1))
+        self.next_seat = (self.me + view["direction"]) % view["players"]
+
+    def block(self, card: str) -> float:
+        """A card that holds back the next seat (a 2 in au; an attack card or a skip in
+        standard) is worth more when that seat is one or two cards from going out."""
+        left = self.counts[self.next_seat]
+        return self.w.block * (3 - left) if 0 < left <= 2 else 0.0
 
     def best(self, legal: Sequence[Action]) -> Action | None:
         by_card: dict[str, list[Action]] = {}
@@ -126,10 +148,21 @@ class _Judge:
             rest = list(self.hand)
             rest.remove(card)
             declared = [a for a in options if a.get("last_one")]
-            value = self.play(card, rest)
+            chosen = named_play(declared or options, rest)
+            value = self.play(card, rest) + self.follow(card, chosen.get("suit"), rest)
             if value > best_value:
-                best, best_value = named_play(declared or options, rest), value
+                best, best_value = chosen, value
         return best
+
+    def follow(self, card: str, named: str | None, rest: list[str]) -> float:
+        """The others tend to follow the suit we leave (T5.3): the share of the cards we
+        keep that follow it, or the card's number, is our chance to play again."""
+        if not self.w.follow or not rest:
+            return 0.0
+        field = named or suit(card)
+        n = number(card)
+        good = sum(1 for c in rest if suit(c) == field or number(c) in (n, 8) or c == "JK")
+        return self.w.follow * good / len(rest)
 
     def hidden_chance(self, seat: int, totals: Sequence[int]) -> float:
         """The chance that ``seat``'s hand sums to one of ``totals`` (distinct), with what
@@ -174,13 +207,13 @@ class _Au(_Judge):
         if not rest:  # T15.2: every opponent pays its hand
             gain = sum(self.counts[s] for s in self.opponents) * self.mean_value * 1.3
             return (1 - danger) * gain - w.risk * danger * loss
-        value = w.per_card + w.hold * (au_points(self.hand) - au_points(rest))
-        if hand_sum(rest) == n and len(rest) >= 2:
+        value = w.per_card + self.hold * (au_points(self.hand) - au_points(rest))
+        if w.plan_return and hand_sum(rest) == n and len(rest) >= 2:
             value += danger * 2 * loss  # T12.1: we would return it, and win doubled again
         else:
             value -= w.risk * danger * loss
         if n == 2:
-            value += w.attack  # T6.1: the next seat plays a 2 or draws two
+            value += w.attack + self.block(card)  # T6.1: the next seat plays a 2 or draws
         return value + self.own_dobon(rest)
 
     def own_dobon(self, rest: list[str]) -> float:
@@ -195,7 +228,7 @@ class _Au(_Judge):
     def draw(self) -> float:
         pending = self.view["pending_draw"]
         cards = pending or 1  # T6.1: the whole obligation, or one card
-        return -cards * (self.w.hold * self.mean_value + self.w.per_card) - self.w.draw
+        return -cards * (self.hold * self.mean_value + self.w.per_card) - self.w.draw
 
 
 class _Standard(_Judge):
@@ -239,17 +272,32 @@ class _Standard(_Judge):
         danger = self.danger(card)
         if not rest:  # T16.3: going out scores 0 instead of the hand; T16.4 disrupt dobon
             return (1 - danger) * (40 + base(card)) - w.risk * danger * self.loss
-        value = w.per_card + w.hold * base(card) - w.risk * danger * self.loss
+        value = w.per_card + self.hold * base(card) - w.risk * danger * self.loss
         if self.view["pending_draw"] or number(card) in (0, 2):
             # T7.3: an attack card (or a reflect) passes the accumulation on
-            value += w.attack + (self.view["pending_draw"] * (w.hold * self.mean_base
+            value += w.attack + (self.view["pending_draw"] * (self.hold * self.mean_base
                                                             + w.per_card))
+        if number(card) in (0, 1, 2):
+            value += self.block(card)  # T7.3, T7.6: the next seat answers or is skipped
         if card == "JK":
             value += w.attack  # T8.2, T13.2: a joker blocks going out and dobons
         if rest == ["JK"]:
             value -= 30  # T8.2: a lone joker may never go out
-        return value
+        return value + self.own_dobon(rest)
+
+    def own_dobon(self, rest: list[str]) -> float:
+        """Our own chance that a tail of one or two of the next plays sums to the hand we
+        keep (T13.2-T13.4: no joker among other cards); a dobon scores ours 0 or less."""
+        if not self.w.own_dobon or "JK" in rest:
+            return 0.0
+        total, share = hand_sum(rest), self.pool.share
+        one = share(total) if total <= 13 else 0.0
+        two = sum(share(a) * share(total - a) for a in range(max(1, total - 13), 14)
+                  if total - a >= 0)
+        plays = max(len(self.opponents), 1)
+        chance = 1 - (1 - one) ** plays * (1 - two) ** max(plays - 1, 0)
+        return self.w.own_dobon * chance * (self.loss / 2 + base_sum(rest))
 
     def draw(self) -> float:
         cards = self.view["pending_draw"] or 1  # T7.3: the accumulation, or one card
-        return -cards * (self.w.hold * self.mean_base + self.w.per_card) - self.w.draw
+        return -cards * (self.hold * self.mean_base + self.w.per_card) - self.w.draw
