@@ -286,7 +286,8 @@ export class TableApp {
   }
 
   log(event) {
-    const entry = logEntry(event, (seat) => this.playerName(seat), this.trump);
+    const entry = logEntry(event, (seat) => this.playerName(seat),
+      this.trump ? (this.state && this.state.preset) || "au" : false);
     this.ui.log.prepend(entry);
     while (this.ui.log.children.length > LOG_LIMIT) this.ui.log.lastChild.remove();
   }

@@ -8,10 +8,12 @@ import { TT } from "./trumpstrings.js";
 
 const MINOR = new Set(["turn", "choose"]);
 
-/** A trump Dobon event's words (game_kind "trump_dobon"). */
-function trumpText(event, nameOf) {
+/** A trump Dobon event's words (game_kind "trump_dobon"); an 8 names a suit, and in
+ * standard a J too. */
+function trumpText(event, nameOf, preset) {
   const e = { ...event };
-  const named = e.type === "play" && e.cards && [8, 11].includes(numberOf(e.cards[0])) && e.suit;
+  const naming = preset === "standard" ? [8, 11] : [8];
+  const named = e.type === "play" && e.cards && naming.includes(numberOf(e.cards[0])) && e.suit;
   if (named) e.suitText = (Array.isArray(e.suit) ? e.suit : [e.suit]).map((s) => SUIT_GLYPH[s]).join("");
   if (e.cards) e.cards = trumpCardsLabel(e.cards);
   if (e.hand) e.hand = trumpCardsLabel(e.hand);
@@ -21,8 +23,9 @@ function trumpText(event, nameOf) {
   return (TT.events[e.type] || TT.events.unknown)(e, nameOf);
 }
 
+/** `trump`: false for Dobon UNO, else the trump preset ("au" or "standard"). */
 export function eventText(event, nameOf, trump = false) {
-  if (trump) return trumpText(event, nameOf);
+  if (trump) return trumpText(event, nameOf, trump);
   const e = { ...event };
   if (e.cards) e.cards = cardsLabel(e.cards);
   if (e.top) e.top = cardsLabel([e.top]);
