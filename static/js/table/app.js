@@ -246,7 +246,7 @@ export class TableApp {
     const watching = view && mine === null && view.phase !== "finished";
     // A program playing your seat (a token socket of yours) is said on your own bar too.
     const me = this.myKind() === "program" ? `${this.me} · ${T.program}` : this.me;
-    this.ui["me-name"].textContent = mine !== null ? `${me} · ${T.cards(view.hand.length)}`
+    this.ui["me-name"].textContent = mine !== null ? `${me} · ${T.cards(view.hand.length)}${this.myTotal()}`
       : watching ? `${me} · ${T.watching}` : me;
     let turn = "";
     if (view && view.phase === "auction") turn = TT.auction;
@@ -256,6 +256,13 @@ export class TableApp {
     }
     this.ui.turn.textContent = turn;
     this.ui.me.classList.toggle("my-turn", Boolean(view) && mine !== null && (view.turn === mine || view.chooser === mine));
+  }
+
+  /** Trump Dobon: " · total 980", your running match total (T17); "" otherwise. */
+  myTotal() {
+    if (!this.trump || !this.room || !this.room.seats) return "";
+    const seat = this.room.seats.find((s) => s && s.username === this.me);
+    return seat && seat.points !== null && seat.points !== undefined ? ` · ${TT.myTotal(seat.points)}` : "";
   }
 
   playerName(seat) {

@@ -38,7 +38,7 @@ const ja = {
   matchOver: "試合終了！", champion: (names) => `優勝: ${names}`,
   belowZero: "持ち点がマイナスになった人がいるため試合終了",
   nextRoundNewMatch: "次の回から新しい試合が始まります", nextRound: "次の回を始める",
-  startPoints: (p) => `持ち点 ${p}`,
+  startPoints: (p) => `持ち点 ${p}`, myTotal: (p) => `合計 ${p}`,
   reasons: {
     notYourTurn: "あなたの番ではありません", waiting: "今はカードを出せません",
     auction: "オークション中です", owe2: "2を出すか、引かなければなりません（T6.1）",
@@ -106,7 +106,7 @@ const en = {
   matchOver: "The match is over!", champion: (names) => `Champion: ${names}`,
   belowZero: "A total fell below 0: the match is over",
   nextRoundNewMatch: "The next round starts a new match", nextRound: "Start the next round",
-  startPoints: (p) => `Starting points ${p}`,
+  startPoints: (p) => `Starting points ${p}`, myTotal: (p) => `total ${p}`,
   reasons: {
     notYourTurn: "It is not your turn", waiting: "No card can be played now",
     auction: "The auction is running", owe2: "Play a 2 or draw what you owe (T6.1)",
