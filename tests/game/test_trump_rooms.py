@@ -441,3 +441,22 @@ def test_the_reference_client_plays_trump(preset):
             continue
         g.apply(seats[0], client.choose(g.view(seats[0])), now)
     assert g.phase == "finished"
+
+
+def test_the_settings_page_changes_the_game_between_rounds(client, alice):
+    room = trump_room(alice, "au", cpus=2)
+    client.force_login(alice)
+    page = client.get(f"/rooms/{room.pk}/settings/").content.decode()
+    assert 'id="id_trump_preset"' in page and 'value="1000"' in page
+    answer = client.post(f"/rooms/{room.pk}/settings/", {
+        "name": "t", "game_kind": "trump_dobon", "trump_preset": "standard", "seat_count": 4,
+        "timeout_seconds": 10, "rounds_per_match": 3, "is_public": "on"})
+    assert answer.status_code == 302
+    room.refresh_from_db()
+    assert (room.trump_preset, room.rounds_per_match, room.trump_match) == ("standard", 3, None)
+    play.start_game(room, alice, now=NOW)
+    refused = client.post(f"/rooms/{room.pk}/settings/", {
+        "name": "t", "game_kind": "dobon_uno", "seat_count": 4, "timeout_seconds": 10})
+    assert refused.status_code == 200  # only between rounds (T1.1)
+    room.refresh_from_db()
+    assert room.game_kind == "trump_dobon"
