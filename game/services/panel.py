@@ -23,6 +23,7 @@ from django.utils import translation
 from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
+from game.services import engines
 
 log = logging.getLogger(__name__)
 
@@ -230,8 +231,6 @@ def room_panel(room: Room) -> dict[str, Any]:
 def _with_trump_match(panel: dict[str, Any], room: Room) -> None:
     """A trump room: its points are the running match's totals (T17), never the Dobon UNO
     points of `Membership.points`; the rate does not exist (T1.7)."""
-    from game.services import engines  # engines → models only; kept local for clarity
-
     match = engines.of(room).match_info(room)
     panel["next_rate"], panel["deck_out_streak"] = 1, 0
     panel["settings"] = {"starting_points": room.starting_points,
