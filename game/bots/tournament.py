@@ -4,24 +4,24 @@
 [--preset standard|party|classic|competitive]``
 ``python -m game.bots.tournament --game trump --preset au|standard --games N ...``
 
-Plays N games (no Django) of Dobon UNO (the default) or N rounds of trump Dobon in one
-preset (``au`` or ``standard``; each round stands alone: no match record carries over).
-Seats rotate: game g puts level entry i in seat (i + g) mod n, so over every n games each
-entry sits in every position once, and those n games share one deal (the same engine
-seed): luck of the cards is spread evenly over the levels, as in duplicate bridge. Every
-game is independent and played at rate 1 (a room's rate doubles after a deck-out, R12.3;
-here nothing carries over).
+Plays N games (no Django) of Dobon UNO (the default) or, with ``--game trump``, N rounds
+of trump Dobon in one of its presets (TRUMP-RULES.md: ``au``, the default, or
+``standard``; each round stands alone: no match record carries over). Seats rotate: game
+g puts level entry i in seat (i + g) mod n, so over every n games each entry sits in
+every position once, and those n games share one deal (the same engine seed): luck of
+the cards is spread evenly over the levels, as in duplicate bridge. Every game is
+independent and played at rate 1 (a room's rate doubles after a deck-out, R12.3; here
+nothing carries over).
 
 It prints a table of points per game for each level with 95 % confidence intervals
 (normal approximation over games: a level's points in a game are the mean of its seats'
 deltas; in standard trump they are scores, where lower is better, T16.3), win rates by
-kind of result (R11, R12), paired differences between levels, and the same figures as
-JSON on its last line. For Dobon UNO, ``--preset`` plays every game under one of
-HOUSE-RULES.md §7's presets (its engine rules; a tournament's games are independent, so
-the room's rate cap and session length, H13 and H14, do not apply); for ``--game trump``
-it is the trump preset (``au``, the default, or ``standard``). The output is a function
-of the arguments: the same seed gives the same figures (timings are printed on their own
-line, outside the JSON).
+kind of result (R11, R12), paired differences between levels (trump: signed so that a
+positive one favours the first level), and the same figures as JSON on its last line.
+For Dobon UNO ``--preset`` plays every game under one of HOUSE-RULES.md §7's presets (its
+engine rules; a tournament's games are independent, so the room's rate cap and session
+length, H13 and H14, do not apply). The output is a function of the arguments: the same
+seed gives the same figures (timings are printed on their own line, outside the JSON).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.rules import PRESETS as HOUSE_PRESETS  # Dobon UNO's house-rule presets
+from game.rules import PRESETS
 
 from . import LEVELS, policy
 from .driver import GameRecord, play_game
@@ -44,7 +44,7 @@ from .trump.driver import play_round
 
 KINDS = ("agari", "dobon", "return", "deck_out")
 GAMES = ("dobon_uno", "trump")
-PRESETS = ("au", "standard")
+TRUMP_PRESETS = ("au", "standard")
 # Seats each game takes (R1.1; TRUMP-RULES.md T1.2).
 SEATS = {"dobon_uno": (2, 8), "au": (2, 4), "standard": (3, 6)}
 _Z95 = 1.959964
@@ -83,42 +83,40 @@ def policy_seed(seed: int, game: int, seat: int) -> int:
     return (seed * 1_000_003 + game) * 16 + seat
 
 
-def play_one(game: str, preset: str | None, seats: Sequence[str], seed: int,
-             g: int, rules: dict[str, Any] | None = None) -> GameRecord:
+def play_one(game: str, preset: str, seats: Sequence[str], seed: int,
+             g: int) -> GameRecord:
     """Game number ``g`` of a tournament, with these levels in its seats."""
     n = len(seats)
     if game == "trump":
         players = [trump_policy(lv, policy_seed(seed, g, s)) for s, lv in enumerate(seats)]
-        return play_round(players, seed=deal_seed(seed, g, n), preset=preset or "au",
+        return play_round(players, seed=deal_seed(seed, g, n), preset=preset,
                           first_player=0)
     return play_game([policy(lv, policy_seed(seed, g, s)) for s, lv in enumerate(seats)],
                      seed=deal_seed(seed, g, n), first_player=0, rate=1, timeout=10.0,
-                     house_rules=rules)
+                     house_rules=dict(PRESETS[preset]))
 
 
-def run(games: int, levels: Sequence[str], seed: int, game: str = "dobon_uno",
-        preset: str | None = None) -> dict[str, Any]:
-    """Play the tournament; returns its figures (``report`` shape) plus timings."""
-    # Dobon UNO: `preset` names house rules (default standard); trump: au or standard.
-    house = None if game == "trump" else (preset or "standard")
-    rules = dict(HOUSE_PRESETS[house]) if house is not None else None
+def run(games: int, levels: Sequence[str], seed: int, preset: str = "standard",
+        game: str = "dobon_uno") -> dict[str, Any]:
+    """Play the tournament; returns its figures (``report`` shape) plus timings.
+    ``preset``: Dobon UNO house rules, or with ``game="trump"`` au or standard."""
     n = len(levels)
     stats = {lv: LevelStats(levels.count(lv), positions=[0] * n) for lv in dict.fromkeys(levels)}
     kinds = dict.fromkeys(KINDS, 0)
     started = time.process_time()
     for g in range(games):
         seats = lineup(levels, g)
-        record = play_one(game, preset, seats, seed, g, rules)
+        record = play_one(game, preset, seats, seed, g)
         kinds[record.result["kind"]] += 1
         _count(stats, seats, record)
     seconds = time.process_time() - started
     figures = report(games, levels, seed, stats, kinds)
     if game == "trump":
-        figures.update(game=game, preset=preset or "au",
+        figures.update(game=game, preset=preset,
                        score_order="low" if preset == "standard" else "high",
                        pairs=_pairs(stats, lower_better=preset == "standard"))
-    elif house != "standard":  # the standard report keeps its exact shape
-        figures["preset"] = house
+    elif preset != "standard":  # the standard report keeps its exact shape
+        figures["preset"] = preset
     return {"report": figures,
             "seconds": seconds,
             "ms_per_decision": {lv: 1000 * s.seconds / max(s.decisions, 1)
@@ -183,8 +181,8 @@ def report(games: int, levels: Sequence[str], seed: int, stats: dict[str, LevelS
 
 def _pairs(stats: dict[str, LevelStats], lower_better: bool = False) -> dict[str, Any]:
     """Per-game differences between levels (paired: same games, tighter intervals),
-    signed so that a positive difference favours the better level (``lower_better``: lower scores
-    are better, as in standard trump)."""
+    signed so that a positive difference favours the better level (``lower_better``:
+    lower scores are better, as in standard trump)."""
     sign = -1.0 if lower_better else 1.0
     ordered = [lv for lv in reversed(LEVELS) if lv in stats]
     pairs: dict[str, Any] = {}
@@ -221,10 +219,8 @@ def table(figures: dict[str, Any]) -> str:
     kinds = ", ".join(f"{k} {v:.1%}" for k, v in figures["kinds"].items())
     lines.append(f"games ended by: {kinds}")
     for pair, p in figures["pairs"].items():
-        lines.append(f"{pair}: {p['diff']:+.2f} points/game in favour of the first, 95% CI "
-                     f"[{p['ci95'][0]:+.1f}, {p['ci95'][1]:+.1f}] (paired over games)"
-                     if figures.get("game") == "trump" else
-                     f"{pair}: {p['diff']:+.2f} points/game, 95% CI "
+        favour = " in favour of the first" if figures.get("game") == "trump" else ""
+        lines.append(f"{pair}: {p['diff']:+.2f} points/game{favour}, 95% CI "
                      f"[{p['ci95'][0]:+.1f}, {p['ci95'][1]:+.1f}] (paired over games)")
     lines.append("win rates are per seat and game; 'dobonned' = paid a dobon (R11.2)")
     return "\n".join(lines)
@@ -238,18 +234,19 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=GAMES, default="dobon_uno")
     parser.add_argument("--preset", default=None,
-                        help="Dobon UNO: house rules of every game (HOUSE-RULES.md §7; "
-                             "default standard); trump: au (the default) or standard")
+                        help="Dobon UNO: house rules of every game (HOUSE-RULES.md §7: "
+                             f"{', '.join(sorted(PRESETS))}; default standard); "
+                             "trump: au (the default) or standard")
     args = parser.parse_args(argv)
+    presets = TRUMP_PRESETS if args.game == "trump" else tuple(sorted(PRESETS))
+    if args.preset is None:
+        args.preset = "au" if args.game == "trump" else "standard"
+    if args.preset not in presets:
+        parser.error(f"--preset {args.preset!r} is not one of {', '.join(presets)}"
+                     f" for {args.game}")
     args.levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
     if args.games < 1:
         parser.error("--games must be at least 1")
-    if args.game == "trump":
-        args.preset = args.preset or "au"
-        if args.preset not in PRESETS:
-            parser.error(f"--preset for --game trump is one of {', '.join(PRESETS)}")
-    elif args.preset is not None and args.preset not in HOUSE_PRESETS:
-        parser.error(f"--preset is one of {', '.join(sorted(HOUSE_PRESETS))}")
     low, high = SEATS[args.preset if args.game == "trump" else args.game]
     if not low <= len(args.levels) <= high:
         parser.error(f"--levels needs {low} to {high} comma-separated levels"
@@ -262,7 +259,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(argv)
-    out = run(args.games, args.levels, args.seed, args.game, args.preset)
+    out = run(args.games, args.levels, args.seed, args.preset, args.game)
     figures = out["report"]
     print(table(figures))
     per = ", ".join(f"{lv} {ms:.2f} ms" for lv, ms in out["ms_per_decision"].items())

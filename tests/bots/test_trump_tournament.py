@@ -55,22 +55,22 @@ def test_au_points_sum_to_zero(printed: tuple[str, list[str]]) -> None:
 def test_pairs_favour_the_lower_standard_score() -> None:
     """A positive difference means the first level did better: in standard, a lower
     score (T16.3)."""
-    figures = run(30, LEVELS, 4, "trump", "standard")["report"]
+    figures = run(30, LEVELS, 4, "standard", "trump")["report"]
     per = {lv: figures["results"][lv]["points_per_game"] for lv in LEVELS}
     diff = figures["pairs"]["strong-easy"]["diff"]
     assert math.isclose(diff, per["easy"] - per["strong"], abs_tol=0.01)
 
 
 def test_same_seed_same_figures() -> None:
-    first = run(9, LEVELS, 5, "trump", "au")["report"]
-    assert run(9, LEVELS, 5, "trump", "au")["report"] == first
-    assert run(9, LEVELS, 6, "trump", "au")["report"] != first
+    first = run(9, LEVELS, 5, "au", "trump")["report"]
+    assert run(9, LEVELS, 5, "au", "trump")["report"] == first
+    assert run(9, LEVELS, 6, "au", "trump")["report"] != first
 
 
 def test_strong_beats_easy_in_both_presets() -> None:
     """A small, deterministic version of the figures in docs/cpu-players.md."""
     for preset in ("au", "standard"):
-        pairs = run(150, LEVELS, 8, "trump", preset)["report"]["pairs"]
+        pairs = run(150, LEVELS, 8, preset, "trump")["report"]["pairs"]
         assert pairs["strong-easy"]["ci95"][0] > 0, (preset, pairs)
 
 

@@ -13,7 +13,7 @@ engine: a policy reads only its view.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import comb
 from typing import Any
 
@@ -97,8 +97,9 @@ class Pool:
     as random subsets of their size (the model the chances below rest on)."""
 
     def __init__(self, cards: Iterable[str]) -> None:
+        self.cards = list(cards)
         self.by_number = [0] * 14  # index 0: jokers
-        for code in cards:
+        for code in self.cards:
             self.by_number[number(code)] += 1
         self.size = sum(self.by_number)
         self._ways: list[list[float]] | None = None
@@ -167,6 +168,24 @@ class Pool:
 
     def mean_number(self) -> float:
         return sum(n * m for n, m in enumerate(self.by_number)) / self.size if self.size else 7.0
+
+
+def au_matches(field_suit: str, field_number: int) -> Callable[[str], bool]:
+    """T5.3 (au): whether a card may be played on this field (its suit or its number)."""
+    return lambda code: code[0] == field_suit or number(code) == field_number
+
+
+def field_before(view: View, events: Sequence[Event], index: int) -> tuple[str, int] | None:
+    """au: the field suit and number before record ``index``: the latest play before it
+    (an 8 with the suit it named, T6.2), else the first field card from the ``start``
+    event; ``None`` when neither is known."""
+    for record in reversed(view["records"][:index]):
+        if "play" in record:
+            code = record["play"]
+            return record.get("suit") or code[0], number(code)
+    start = next((e for e in events if e.get("type") == "start"), None)
+    top = start.get("top") if start else None
+    return (top[0], number(top)) if isinstance(top, str) and top != "JK" else None
 
 
 def chance_any(chances: Sequence[float]) -> float:

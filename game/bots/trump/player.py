@@ -25,15 +25,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..base import Action
-from .common import bid, bid_range, certain, find, named_play
+from .common import bid, bid_range, certain, find, named_play, suit_weights
 from .knowledge import (
     Event,
     Pool,
     View,
+    au_matches,
     au_points,
     base,
     chance_any,
     exposed_of,
+    field_before,
     hand_sum,
     number,
     suit,
@@ -59,12 +61,14 @@ class Weights:
     block: float = 0.0   # holding back a next seat that is about to go out
     follow: float = 0.0  # a card of the suit it leaves on the field, kept to play next
     plan_return: bool = False  # au: keeps a hand that would return a dobon (T12.1)
+    starve: float = 0.0  # au: leaves a field the next seat is unlikely to match
 
 
 NORMAL = Weights(memory=False, own_dobon=0.0, risk=1.0, per_card=5.0, hold=0.5,
                  attack=4.0, draw=6.0)
 STRONG = Weights(memory=True, own_dobon=0.6, risk=1.4, per_card=6.0, hold=0.6,
-                 attack=6.0, draw=8.0, threat=1.0, block=10.0, plan_return=True)
+                 attack=6.0, draw=8.0, threat=1.0, block=10.0, plan_return=True,
+                 starve=12.0)
 
 
 class _Player:
@@ -88,7 +92,7 @@ class _Player:
                 return chosen
         if view["turn"] != view["seat"]:
             return None  # only a decline is left: the chance lapses by itself
-        judge = (_Au if view["preset"] == "au" else _Standard)(view, self.weights)
+        judge = (_Au if view["preset"] == "au" else _Standard)(view, self.weights, events)
         return judge.best(legal)
 
     def bid(self, view: View) -> int:
@@ -118,8 +122,8 @@ class StrongPolicy(_Player):
 class _Judge:
     """Values of the options of the seat on turn, in points good for it."""
 
-    def __init__(self, view: View, weights: Weights) -> None:
-        self.view, self.w = view, weights
+    def __init__(self, view: View, weights: Weights, events: Sequence[Event] = ()) -> None:
+        self.view, self.w, self.events = view, weights, events
         self.me: int = view["seat"]
         self.hand: list[str] = list(view["hand"])
         self.counts: list[int] = view["hand_counts"]
@@ -148,11 +152,24 @@ class _Judge:
             rest = list(self.hand)
             rest.remove(card)
             declared = [a for a in options if a.get("last_one")]
-            chosen = named_play(declared or options, rest)
-            value = self.play(card, rest) + self.follow(card, chosen.get("suit"), rest)
+            chosen = self.name(declared or options, rest)
+            value = (self.play(card, rest) + self.follow(card, chosen.get("suit"), rest)
+                     + self.starve(card, chosen.get("suit")))
             if value > best_value:
                 best, best_value = chosen, value
         return best
+
+    def name(self, options: Sequence[Action], rest: list[str]) -> Action:
+        """The suit an 8 (or a J) names: the one the kept cards hold most of; strong
+        also weighs how likely the next seat is to match it (``starve``)."""
+        if len(options) == 1 or not self.w.starve:
+            return named_play(options, rest)
+        held = suit_weights(rest)
+        return max(options, key=lambda a: held.get(a.get("suit") or "", 0.0) * 3.0
+                   + self.starve(a["cards"][0], a.get("suit")))
+
+    def starve(self, card: str, named: str | None) -> float:
+        return 0.0
 
     def follow(self, card: str, named: str | None, rest: list[str]) -> float:
         """The others tend to follow the suit we leave (T5.3): the share of the cards we
@@ -186,13 +203,38 @@ class _Judge:
 class _Au(_Judge):
     """au: T6 (the 2 and the 8), T11-T12 (dobon, chain, return), T15 (points)."""
 
-    def __init__(self, view: View, weights: Weights) -> None:
-        super().__init__(view, weights)
+    def __init__(self, view: View, weights: Weights, events: Sequence[Event] = ()) -> None:
+        super().__init__(view, weights, events)
         self.pool.reserve(max((self.counts[s] for s in self.opponents), default=1), 13)
         unseen = max(self.pool.size, 1)
         self.mean_value = sum(min(n, 10) if n not in (1, 11, 12, 13) else 10
                               for n, m in enumerate(self.pool.by_number) for _ in range(m)
                               ) / unseen
+
+    def starve(self, card: str, named: str | None) -> float:
+        """T5.3: the chance that the next seat cannot match the field we leave, so draws
+        instead of playing (worth most when it is near a stop). Its cards are taken as
+        unseen ones, except that a seat whose latest turn was a draw on a field of this
+        suit had none of it then: only the cards it drew since are unknown."""
+        seat = self.next_seat
+        left = self.counts[seat]
+        if not self.w.starve or not left or seat == self.me:
+            return 0.0
+        field_suit, field_number = named or card[0], number(card)
+        matches = au_matches(field_suit, field_number)
+        share = sum(1 for c in self.pool.cards if matches(c)) / max(self.pool.size, 1)
+        unknown = left
+        records = self.view["records"]
+        for index in range(len(records) - 1, -1, -1):
+            record = records[index]
+            if record.get("seat") != seat:
+                continue
+            before = field_before(self.view, self.events, index)
+            if "draw" in record and before is not None and before[0] == field_suit:
+                unknown = min(left, int(record["draw"]) or 1)
+            break
+        cannot: float = (1.0 - share) ** unknown
+        return float(self.w.starve * cannot * (1 + 2 / left))
 
     def danger(self, n: int) -> float:
         """T11.1: an opponent with two cards or more whose hand sums to ``n``."""
@@ -234,8 +276,8 @@ class _Au(_Judge):
 class _Standard(_Judge):
     """standard: T7 (roles, しばり), T8 (last one), T13-T14 (dobon on runs), T16 (scores)."""
 
-    def __init__(self, view: View, weights: Weights) -> None:
-        super().__init__(view, weights)
+    def __init__(self, view: View, weights: Weights, events: Sequence[Event] = ()) -> None:
+        super().__init__(view, weights, events)
         self.runs = {s: self._run(s) for s in self.opponents}
         biggest = max((sum(number(c) for c in r) for r in self.runs.values()), default=0)
         kmax = max((self.counts[s] for s in self.opponents), default=1)
