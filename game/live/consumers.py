@@ -10,7 +10,8 @@ No socket can stall the others:
   run on database thread pools (reads and moves apart), so pushes to this socket and
   every other socket's messages go on meanwhile;
 - at most one `sync` per socket is queued or running; a flood closes the socket (4429);
-- a user has at most `DOBON_WS_MAX_SOCKETS_PER_USER` sockets over all processes (4409);
+- a user has at most `DOBON_WS_MAX_SOCKETS_PER_USER` browser sockets over all processes,
+  and apart from those `DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER` token sockets (4409);
 - a client that does not read is dropped when its send buffer passes
   `DOBON_WS_MAX_SEND_BUFFER` (4499).
 
@@ -183,7 +184,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id,
                       program=self.api_token is not None)
         self.online_before = await sockets().online(self.room_id)
-        if not await sockets().admit(entry, self, settings.DOBON_WS_MAX_SOCKETS_PER_USER):
+        cap = (settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER if entry.program
+               else settings.DOBON_WS_MAX_SOCKETS_PER_USER)
+        if not await sockets().admit(entry, self, cap):
             return False
         self.entry = entry
         return True

@@ -47,6 +47,13 @@ class Entry:
         and for a program's socket its user id (which seats play as programs)."""
         return (self.username, self.channel, self.user_id if self.program else None)
 
+    @property
+    def cap_key(self) -> str:
+        """What the socket counts against: its user's browser sockets, or apart, its
+        user's program sockets (issue 20: a stolen token's sockets took the owner's whole
+        cap, and the owner's browser got 4409)."""
+        return f"{self.user_id}:program" if self.program else str(self.user_id)
+
 
 class Store(Protocol):
     async def admit(self, entry: Entry, cap: int, now: float, ttl: float) -> bool: ...
@@ -64,11 +71,11 @@ class MemoryStore:
     """One process, no Redis: dicts of expiry times."""
 
     def __init__(self) -> None:
-        self.users: dict[int, dict[str, float]] = {}
+        self.users: dict[str, dict[str, float]] = {}
         self.rooms: dict[int, dict[tuple[str, str, int | None], float]] = {}
 
     async def admit(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
-        sockets = self.users.setdefault(entry.user_id, {})
+        sockets = self.users.setdefault(entry.cap_key, {})
         for channel in [c for c, until in sockets.items() if until <= now]:
             del sockets[channel]
         if len(sockets) >= cap:
@@ -78,7 +85,7 @@ class MemoryStore:
         return True
 
     async def forget(self, entry: Entry) -> None:
-        self.users.get(entry.user_id, {}).pop(entry.channel, None)
+        self.users.get(entry.cap_key, {}).pop(entry.channel, None)
         self.rooms.get(entry.room_id, {}).pop(entry.member, None)
 
     async def online(self, room_id: int, now: float) -> list[str]:
@@ -87,8 +94,8 @@ class MemoryStore:
 
     async def refresh(self, entries: list[Entry], now: float, ttl: float) -> None:
         for e in entries:
-            if e.channel in self.users.get(e.user_id, {}):
-                self.users[e.user_id][e.channel] = now + ttl
+            if e.channel in self.users.get(e.cap_key, {}):
+                self.users[e.cap_key][e.channel] = now + ttl
             if e.member in self.rooms.get(e.room_id, {}):
                 self.rooms[e.room_id][e.member] = now + ttl
 
@@ -137,8 +144,8 @@ class RedisStore:
         self.admit_script = self.redis.register_script(ADMIT)
 
     @staticmethod
-    def user_key(user_id: int) -> str:
-        return f"dobon:ws:user:{user_id}"
+    def user_key(entry: Entry) -> str:
+        return f"dobon:ws:user:{entry.cap_key}"
 
     @staticmethod
     def room_key(room_id: int) -> str:
@@ -150,7 +157,7 @@ class RedisStore:
         return json.dumps([username, channel] if program_user is None else list(entry.member))
 
     async def admit(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
-        keys = [self.user_key(entry.user_id), self.room_key(entry.room_id)]
+        keys = [self.user_key(entry), self.room_key(entry.room_id)]
         args: list[str | int | float] = [
             now, now + ttl, entry.channel, cap, self.member(entry), int(ttl * 2) + 1
         ]
@@ -158,7 +165,7 @@ class RedisStore:
 
     async def forget(self, entry: Entry) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(self.user_key(entry.user_id), entry.channel)
+            pipe.zrem(self.user_key(entry), entry.channel)
             pipe.zrem(self.room_key(entry.room_id), self.member(entry))
             await pipe.execute()
 
@@ -172,9 +179,9 @@ class RedisStore:
         until, keep = now + ttl, int(ttl * 2) + 1
         async with self.redis.pipeline(transaction=False) as pipe:
             for e in entries:
-                pipe.zadd(self.user_key(e.user_id), {e.channel: until}, xx=True)
+                pipe.zadd(self.user_key(e), {e.channel: until}, xx=True)
                 pipe.zadd(self.room_key(e.room_id), {self.member(e): until}, xx=True)
-            for key in {self.user_key(e.user_id) for e in entries} | {
+            for key in {self.user_key(e) for e in entries} | {
                 self.room_key(e.room_id) for e in entries
             }:
                 pipe.expire(key, keep)

@@ -62,7 +62,14 @@ def bound_kernel_buffer(transport: Any, nbytes: int) -> None:
     """Fix the socket's kernel send buffer at `nbytes` (Linux doubles it) instead of
     letting it grow to `net.ipv4.tcp_wmem`'s maximum (4 MiB here): what a client has not
     read then piles up where `unsent_bytes` sees it, and each socket's kernel memory is
-    bounded too. Plenty for this site's few KiB per move."""
-    handle = transport.getHandle() if hasattr(transport, "getHandle") else None
-    if isinstance(handle, socket.socket):
-        handle.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, nbytes)
+    bounded too. Plenty for this site's few KiB per move.
+
+    A client that left during the handshake has no socket any more (Twisted drops it:
+    `getHandle` raises AttributeError, a closed one OSError): nothing to bound then, and
+    no traceback (issue 20: 2 per aborted handshake)."""
+    try:
+        handle = transport.getHandle() if hasattr(transport, "getHandle") else None
+        if isinstance(handle, socket.socket):
+            handle.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, nbytes)
+    except (AttributeError, OSError):
+        return

@@ -15,7 +15,7 @@ from game.models.history import (
     RoomStanding,
     TrumpPlayerStats,
 )
-from game.models.matches import Match
+from game.models.matches import Match, MatchStanding
 from game.models.rooms import (
     DEFAULT_ROUNDS,
     DEFAULT_SEATS,
@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_ROUNDS", "DEFAULT_START_POINTS", "MAX_ROUNDS", "MAX_START_POINTS", "MIN_ROUNDS",
     "MIN_START_POINTS", "TRUMP_SEATS", "GameKind", "TrumpPreset",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
+    "MatchStanding",
     "Membership", "PlayerStats", "Room", "RoomStanding", "TrumpPlayerStats",
     "cpu_display_name", "new_invite_code", "player_name",
 ]

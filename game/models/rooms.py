@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from game.rules import rate_for
+
 if TYPE_CHECKING:  # a type only: games.py imports this module
     from game.models.games import Game
 
@@ -112,7 +114,8 @@ class Room(models.Model):
     invite_code = models.CharField(
         _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
     )
-    # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k.
+    # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k,
+    # at most 2**20 (R16.14).
     deck_out_streak = models.PositiveIntegerField(_("consecutive deck-outs"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -150,7 +153,7 @@ class Room(models.Model):
 
     @property
     def next_rate(self) -> int:
-        return int(2**self.deck_out_streak)
+        return rate_for(self.deck_out_streak)
 
     def running_game(self) -> Game | None:
         return self.games.filter(status="running").first()  # Game.Status.RUNNING
@@ -175,7 +178,7 @@ class Membership(models.Model):
     seat_index = models.PositiveSmallIntegerField(
         _("seat"), validators=[MaxValueValidator(MAX_SEATS - 1)]
     )
-    points = models.IntegerField(_("points in this room"), default=0)
+    points = models.BigIntegerField(_("points in this room"), default=0)
     # Open token-client sockets of this member in this room: while above 0 the seat
     # plays as a program (`kind: "program"`, a match's program timeout applies).
     program_sockets = models.PositiveSmallIntegerField(_("program connections"), default=0)

@@ -11,7 +11,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from game.models import Room
-from game.services.history import can_read_history, is_cpu_seat, room_standings
+from game.services.history import is_cpu_seat, reads_whole_room, room_standings
 
 register = template.Library()
 
@@ -86,7 +86,7 @@ def signed(value: int | None) -> str:
 def standings_panel(context: dict[str, Any], room: Room) -> dict[str, Any]:
     """The room page's standings: the same rule as the history page for who may read."""
     user = context.get("user")
-    readable = user is not None and can_read_history(room, user)
+    readable = user is not None and reads_whole_room(room, user)
     return {
         "room": room,
         "readable": readable,
