@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
@@ -206,8 +207,39 @@ def trump_leaderboard_page(preset: str, page_number: Any) -> Page[TrumpPlayerSta
 
 
 def trump_stats(user: AbstractBaseUser) -> list[TrumpPlayerStats]:
-    """A profile's trump lines, au first."""
-    return list(TrumpPlayerStats.objects.filter(user_id=user.pk).order_by("preset"))
+    """A profile's trump lines, au first, each with `rank`: its place on that preset's
+    leaderboard (as trump_leaderboard_page orders it), or None below the minimum of
+    games. One query, whatever the number of presets or games."""
+    rows = TrumpPlayerStats.objects.filter(user_id=user.pk).annotate(
+        ahead_high=_trump_ahead(higher_first=True), ahead_low=_trump_ahead(higher_first=False),
+    ).order_by("preset")
+    lines = list(rows)
+    for line in lines:
+        ahead = line.ahead_low if line.preset == "standard" else line.ahead_high
+        line.rank = ahead + 1 if line.games >= LEADERBOARD_MIN_GAMES else None
+    return lines
+
+
+def _trump_ahead(higher_first: bool) -> Coalesce:
+    """How many ranked players of the outer row's preset stand before it: better points
+    per game (higher for au, lower for standard, T17.3), then more games, then user id."""
+    better = "points_per_game__gt" if higher_first else "points_per_game__lt"
+    same = Q(points_per_game=OuterRef("points_per_game"))
+    ahead = (
+        TrumpPlayerStats.objects.filter(
+            preset=OuterRef("preset"), games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True
+        )
+        .filter(
+            Q(**{better: OuterRef("points_per_game")})
+            | (same & Q(games__gt=OuterRef("games")))
+            | (same & Q(games=OuterRef("games"), user_id__lt=OuterRef("user_id")))
+        )
+        .order_by()
+        .values("preset")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(ahead, output_field=IntegerField()), 0)
 
 
 def leaderboard_page(page_number: Any) -> Page[PlayerStats]:
@@ -241,4 +273,5 @@ def profile_context(
         "recent": recent_games(player, viewer),
         "chart": chart,
         "best_game_visible": best is not None and can_read_game(best, viewer),
+        "trump_lines": trump_stats(player),  # apart from Dobon UNO's: points never mix
     }

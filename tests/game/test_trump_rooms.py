@@ -415,6 +415,49 @@ def test_standings_and_leaderboards_keep_the_kinds_apart_and_rank_standard_lowes
     assert room_standings(uno_room) == []  # the trump lines stay in the trump room's kind
 
 
+def _section(html: str, testid: str) -> str:
+    start = html.find(f'data-testid="{testid}"')
+    return html[start:html.find("</dl>", start)] if start >= 0 else ""
+
+
+def test_the_profile_shows_each_trump_preset_apart_from_dobon_uno(client, alice, bob, carol,
+                                                                 dave):
+    from game.history import selectors
+    from game.models import TrumpPlayerStats
+
+    n = selectors.LEADERBOARD_MIN_GAMES
+    for user, points in ((alice, 30), (bob, -20), (carol, 5)):  # standard: bob, carol, alice
+        TrumpPlayerStats.objects.create(user=user, preset="standard", games=n, points=points,
+                                        points_per_game=points / n)
+    for user, points in ((alice, 40), (dave, 500)):  # au: dave, alice
+        TrumpPlayerStats.objects.create(user=user, preset="au", games=n, points=points,
+                                        points_per_game=points / n)
+    client.force_login(bob)
+    html = client.get("/u/alice/").content.decode()
+    assert 'data-testid="profile-stats"' not in html  # no Dobon UNO games: no UNO line
+    standard = _section(html, "trump-stats-standard")
+    assert 'data-testid="trump-points">+30<' in standard
+    assert '?game=trump_standard">#3<' in standard  # lowest points per game first
+    au = _section(html, "trump-stats-au")
+    assert 'data-testid="trump-points">+40<' in au and '?game=trump_au">#2<' in au
+    assert html.index("trump-stats-au") < html.index("trump-stats-standard")
+    bob_page = client.get("/u/bob/").content.decode()
+    assert '?game=trump_standard">#1<' in _section(bob_page, "trump-stats-standard")
+    assert "trump-stats-au" not in bob_page
+
+
+def test_a_played_trump_round_reaches_the_profile_and_not_the_dobon_uno_line(client, alice):
+    room = trump_room(alice, "au", cpus=3)
+    game = play_out(play.start_game(room, alice, now=NOW))
+    client.force_login(alice)
+    html = client.get("/u/alice/").content.decode()
+    au = _section(html, "trump-stats-au")
+    assert 'data-testid="trump-games">1<' in au
+    assert 'data-testid="profile-stats"' not in html  # nothing counted as Dobon UNO
+    assert 'data-testid="trump-rank"><span class="muted">' in au  # unranked: too few games
+    assert game.get_absolute_url() in html  # among the recent games, marked as trump
+
+
 @pytest.mark.parametrize("preset", ["au", "standard"])
 def test_the_reference_client_plays_trump(preset):
     """docs/bot-client.py's policy answers every trump view with an action the engine
