@@ -206,17 +206,26 @@ def trump_leaderboard_page(preset: str, page_number: Any) -> Page[TrumpPlayerSta
     return Paginator(players, LEADERS_PER_PAGE).get_page(page_number)
 
 
-def trump_stats(user: AbstractBaseUser) -> list[TrumpPlayerStats]:
-    """A profile's trump lines, au first, each with `rank`: its place on that preset's
-    leaderboard (as trump_leaderboard_page orders it), or None below the minimum of
-    games. One query, whatever the number of presets or games."""
+@dataclass(frozen=True)
+class TrumpLine:
+    """A profile's line for one trump preset and its leaderboard place (None below the
+    minimum of games)."""
+
+    stats: TrumpPlayerStats
+    rank: int | None
+
+
+def trump_stats(user: AbstractBaseUser) -> list[TrumpLine]:
+    """A profile's trump lines, au first, each with its place on that preset's leaderboard
+    (as trump_leaderboard_page orders it). One query, whatever the number of games."""
     rows = TrumpPlayerStats.objects.filter(user_id=user.pk).annotate(
         ahead_high=_trump_ahead(higher_first=True), ahead_low=_trump_ahead(higher_first=False),
     ).order_by("preset")
-    lines = list(rows)
-    for line in lines:
-        ahead = line.ahead_low if line.preset == "standard" else line.ahead_high
-        line.rank = ahead + 1 if line.games >= LEADERBOARD_MIN_GAMES else None
+    lines = []
+    for row in rows:
+        ahead = row.ahead_low if row.preset == "standard" else row.ahead_high
+        ranked = row.games >= LEADERBOARD_MIN_GAMES
+        lines.append(TrumpLine(row, ahead + 1 if ranked else None))
     return lines
 
 
