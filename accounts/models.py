@@ -26,10 +26,16 @@ class User(AbstractUser):
     username_key = models.CharField(_("username skeleton"), max_length=160, unique=True,
                                     editable=False)
 
+    # is_active as loaded from the database (None: not loaded), to notice a deactivation.
+    _loaded_active: bool | None = None
+
     @classmethod
-    def from_db(cls, db: Any, field_names: Any, values: Any) -> User:
+    def from_db(  # type: ignore[override]  # django-stubs types it for the base Model
+        cls, db: Any, field_names: Any, values: Any
+    ) -> User:
         user: User = super().from_db(db, field_names, values)
-        user._loaded_active = user.__dict__.get("is_active")  # to notice a deactivation
+        loaded = user.__dict__.get("is_active")
+        user._loaded_active = loaded if isinstance(loaded, bool) else None
         return user
 
     def get_absolute_url(self) -> str:

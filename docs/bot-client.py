@@ -1,8 +1,9 @@
-"""A reference program client for Dobon UNO (docs/bots-api.md).
+"""A reference program client for Dobon UNO and trump Dobon (docs/bots-api.md).
 
 Connects with an API token, follows `state` frames, answers `legal_actions` with a
-trivial policy (dobon or return when possible, else the first play, else draw / pass),
-and resumes after a dropped connection with the resuming `sync`.
+trivial policy (dobon or return when possible, else the first play, else draw / pass;
+in a trump room also the lowest bid, 役 and last one), and resumes after a dropped
+connection with the resuming `sync`.
 
     pip install websockets
     DOBON_TOKEN=dobon_... python docs/bot-client.py ws://127.0.0.1:8000/ws/rooms/7/
@@ -24,16 +25,23 @@ import websockets
 
 Action = dict[str, Any]
 FATAL_CLOSE_CODES = {4401, 4404, 4409}  # retrying will not help (docs/bots-api.md)
-PREFERENCE = ("dobon", "return", "play", "color", "draw", "pass", "decline")
+PREFERENCE = (
+    "dobon", "return", "bid", "yaku", "play", "color", "last_one", "draw", "pass", "decline",
+)
 
 
 def choose(view: dict[str, Any]) -> Action | None:
-    """The trivial policy: a legal action, by the order of PREFERENCE."""
+    """The trivial policy: a legal action, by the order of PREFERENCE. A trump auction
+    lists a bid as its range (`{"type": "bid", "min": 1, "max": 999}`): bid the least;
+    a trump play that may carry last one carries it (T8.1)."""
     legal = view.get("legal_actions") or []
     for kind in PREFERENCE:
-        for action in legal:
-            if action["type"] == kind:
-                return action
+        matching = [a for a in legal if a["type"] == kind]
+        if not matching:
+            continue
+        if kind == "bid":
+            return {"type": "bid", "amount": matching[0]["min"]}
+        return next((a for a in matching if a.get("last_one")), matching[0])
     return None
 
 

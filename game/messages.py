@@ -66,6 +66,20 @@ MESSAGES: dict[str, Promise] = {
     "invalid_seat": _("No such seat at this table."),
     "unknown_card": _("Unknown card."),
     "malformed_action": _("That action is not understood."),
+    # Trump Dobon (docs/trump-engine.md, T20.4).
+    "trump_seats": _("Trump Dobon needs another number of players."),
+    "not_in_this_game": _("This game has no such action."),
+    "invalid_suit": _("That is not a suit this card can name."),
+    "auction_running": _("The auction is still running: bid first."),
+    "going_out_forbidden": _("You may not go out with that card now."),
+    "must_play_two_or_draw": _("Play a 2 or draw the cards you owe."),
+    "must_answer_shibari": _("Under しばり: play a matching card or take the cards."),
+    "suit_required": _("Name a suit with this card."),
+    "cannot_declare_last_one": _("You cannot declare last one now."),
+    "invalid_count": _("That dobon count is not possible."),
+    "not_bidding": _("You cannot bid now."),
+    "invalid_bid": _("A bid is a whole number from 1 to 999."),
+    "no_yaku": _("Your hand forms no 役."),
 }
 
 GENERIC_REFUSAL = _("That action is not allowed now.")

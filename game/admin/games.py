@@ -30,6 +30,8 @@ class RoomAdmin(admin.ModelAdmin):
     list_display = [
         "name",
         "owner",
+        "game_kind",
+        "trump_preset",
         "is_public",
         "seats_taken",
         "seat_count",
@@ -37,9 +39,10 @@ class RoomAdmin(admin.ModelAdmin):
         "deck_out_streak",
         "updated_at",
     ]
-    list_filter = ["is_public", "seat_count", "created_at"]
+    list_filter = ["game_kind", "trump_preset", "is_public", "seat_count", "created_at"]
     search_fields = ["name", "owner__username", "invite_code"]
-    readonly_fields = ["invite_code", "created_at", "updated_at"]
+    # The trump match record (T17) is the game's: a settings change ends it (T1.1).
+    readonly_fields = ["invite_code", "trump_match", "created_at", "updated_at"]
     autocomplete_fields = ["owner"]
     inlines = [MembershipInline]
     actions = ["reset_deck_out_counter"]
@@ -98,13 +101,15 @@ class GameAdmin(HistoryGameAdminMixin, admin.ModelAdmin):
         "__str__",
         "room",
         "number",
+        "game_kind",
+        "preset",
         "status",
         "rate",
         "version",
         "started_at",
         "finished_at",
     ]
-    list_filter = ["status", "started_at"]
+    list_filter = ["game_kind", "preset", "status", "started_at"]
     search_fields = ["room__name", "players__username"]
     list_select_related = ["room"]
     # The state belongs to the engine: edited by hand it would no longer be a game.
@@ -112,6 +117,8 @@ class GameAdmin(HistoryGameAdminMixin, admin.ModelAdmin):
     readonly_fields = [
         "room",
         "number",
+        "game_kind",
+        "preset",
         "status",
         "rate",
         "version",

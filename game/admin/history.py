@@ -129,9 +129,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(RoomStanding)
 class RoomStandingAdmin(ReadOnlyAdmin):
-    list_display = ["name", "room", "is_cpu", "points", "games", "wins_agari", "wins_dobon",
-                    "wins_return", "dobonned", "deck_outs"]
-    list_filter = ["is_cpu"]
+    list_display = ["name", "room", "game_kind", "is_cpu", "points", "games", "wins_agari",
+                    "wins_dobon", "wins_return", "dobonned", "deck_outs"]
+    list_filter = ["game_kind", "is_cpu"]
     search_fields = ["name", "room__name"]
     list_select_related = ["room"]
 

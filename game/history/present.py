@@ -26,6 +26,8 @@ COLOR_NAMES = {
     "G": gettext_lazy("green"), "Y": gettext_lazy("yellow"),
 }
 TIMEOUT_ACTIONS = {
+    "draw": gettext_lazy("draws"),
+    "bid": gettext_lazy("bids 1"),
     "draw_pass": gettext_lazy("draws and passes"),
     "pass": gettext_lazy("passes"),
     "color": gettext_lazy("gets a random colour"),
@@ -35,6 +37,14 @@ CHANCE_KINDS = {
     "cut_in": gettext_lazy("cut in"),
     "dobon": gettext_lazy("dobon"),
     "return": gettext_lazy("return the dobon"),
+}
+# Trump Dobon's bonuses (TRUMP-RULES.md T16.4), by the result's names.
+BONUS_NAMES = {
+    "multi": gettext_lazy("multi dobon"), "joker": gettext_lazy("joker dobon"),
+    "flush": gettext_lazy("flush dobon"), "storm": gettext_lazy("storm dobon"),
+    "disrupt": gettext_lazy("disrupt dobon"), "quick": gettext_lazy("quick dobon"),
+    "slam": gettext_lazy("slam"), "auction": gettext_lazy("auction points"),
+    "yaku": gettext_lazy("役 (yaku)"),
 }
 # Clock events say when a deadline starts; the timeline shows what players did.
 QUIET = {"turn", "choose", "drawn"}
@@ -113,10 +123,38 @@ def settlement_of(
         for p in players
     ]
     payments = [(names[a], names[b], int(pts)) for a, b, pts in result["payments"]]
+    sums = (trump_worked_sums(result, names) if game.game_kind == "trump_dobon"
+            else worked_sums(result, names, target))
     return Settlement(
         result["kind"], str(RESULT_KINDS.get(result["kind"], "")), int(result["rate"]),
-        seats, payments, worked_sums(result, names, target),
+        seats, payments, sums,
     )
+
+
+def trump_worked_sums(result: dict[str, Any], names: list[str]) -> list[str]:
+    """TRUMP-RULES.md T15 (au) or T16 (standard) written out with this round's numbers."""
+    if result["kind"] == "deck_out" and not result["winners"]:
+        return [_("The deck ran out (T9): nobody won this round.")]
+    if result["score_order"] == "high":
+        multiplier = result.get("multiplier")
+        if multiplier:
+            return [_("%(payer)s pays %(payee)s: value × 2^(2s held) × 2^(dobons) = %(points)d")
+                    % {"payer": names[a], "payee": names[b], "points": p}
+                    for a, b, p in result["payments"]]
+        return [_("%(payer)s pays %(payee)s: value of the hand × 2^(2s held) = %(points)d")
+                % {"payer": names[a], "payee": names[b], "points": p}
+                for a, b, p in result["payments"]]
+    lines = []
+    if result.get("worst") is not None:
+        lines.append(_("Worst points (the highest base points of a non-loser): %(w)d")
+                     % {"w": result["worst"]})
+    for seat, score in enumerate(result["deltas"]):
+        bonuses = [(name, p) for s, name, p in result.get("bonuses") or [] if s == seat]
+        part = score - sum(p for _name, p in bonuses)
+        terms = "".join(f" {'+' if p >= 0 else '−'} {abs(p)} ({BONUS_NAMES.get(n, n)})"
+                        for n, p in bonuses)
+        lines.append(f"{names[seat]}: {part}{terms} = {score}")
+    return lines
 
 
 def worked_sums(result: dict[str, Any], names: list[str], target: int | None) -> list[str]:
@@ -205,6 +243,9 @@ def describe(event: dict[str, Any], names: list[str], before: dict[str, Any] | N
 
 def _play(e: dict[str, Any], name: str, names: list[str], before: dict[str, Any] | None) -> Line:
     cards = list(e.get("cards", []))
+    if "points" not in e:  # trump Dobon: a play has no points
+        text = _("%(name)s plays, last one!") if e.get("last_one") else _("%(name)s plays")
+        return Line(e.get("seat"), text % {"name": name}, cards, "play")
     stacking = bool(before and before.get("pending_draw")) and not e.get("cut_in")
     if e.get("cut_in"):
         text = _("%(name)s cuts in (%(points)d points)")
@@ -242,7 +283,10 @@ def _decline(e: dict[str, Any], name: str, names: list[str], before: Any) -> Lin
 
 
 def _dobon(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
-    target = e.get("target")
+    target = e.get("beats", e.get("target"))
+    if isinstance(target, list):  # trump standard: the target's cards
+        return Line(e.get("seat"), _("%(name)s declares DOBON") % {"name": name},
+                    list(e.get("hand", [])), "dobon")
     whom = names[target] if isinstance(target, int) and target < len(names) else "?"
     return Line(e.get("seat"), _("%(name)s declares DOBON on %(target)s")
                 % {"name": name, "target": whom}, list(e.get("hand", [])), "dobon")
@@ -260,6 +304,9 @@ def _timeout(e: dict[str, Any], name: str, names: list[str], before: Any) -> Lin
 
 
 def _start(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    if "preset" in e:  # trump Dobon: no rate (T1.7)
+        return Line(e.get("seat"), _("The round starts; field card:"), [e.get("top", "")],
+                    "start")
     return Line(e.get("seat"), _("The game starts at ×%(rate)d; first card:")
                 % {"rate": e.get("rate", 1)}, [e.get("top", "")], "start")
 
@@ -295,6 +342,14 @@ _DESCRIBERS: dict[str, Any] = {
     "finished": _finished,
     "aborted": _aborted,
     "resume": _resume,
+    # trump Dobon
+    "bid": _simple(gettext_lazy("%(name)s bids"), "bid", quiet=True),
+    "auction_end": _simple(gettext_lazy("%(name)s wins the auction"), "auction_end"),
+    "skip": _simple(gettext_lazy("%(name)s is skipped"), "skip"),
+    "last_one": _simple(gettext_lazy("%(name)s: last one!"), "last_one"),
+    "yaku": _simple(gettext_lazy("%(name)s shows a 役"), "yaku"),
+    "reshuffle": _simple(gettext_lazy("The discards become the deck (%(count)d cards)"),
+                         "reshuffle", quiet=True),
 }
 
 

@@ -28,8 +28,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.rules import Game as Engine
-from game.rules import describe_house_rules, normalize_house_rules
+from game.rules import describe_house_rules, normalize_house_rules, registry
+
+Engine = Any  # an engine of the game's kind (game/rules/registry.py)
 
 Event = dict[str, Any]
 
@@ -71,10 +72,13 @@ def table_of(engine: Engine) -> dict[str, Any]:
     keep = (
         "phase", "turn", "chooser", "direction", "top", "color", "pending_draw",
         "deck_count", "discard_count", "rate", "last_play", "dobon", "result",
+        # trump Dobon (docs/trump-engine.md)
+        "preset", "suit", "shibari", "chain", "auction", "records", "first_player",
     )
-    table = {key: view[key] for key in keep}
+    table = {key: view[key] for key in keep if key in view}
     table["hands"] = [engine.hand(s) for s in range(engine.players)]
-    table["hand_points"] = [engine.hand_points(s) for s in range(engine.players)]
+    if hasattr(engine, "hand_points"):
+        table["hand_points"] = [engine.hand_points(s) for s in range(engine.players)]
     return table
 
 
@@ -83,7 +87,8 @@ def rules_of(initial_state: dict[str, Any]) -> dict[str, Any]:
     page or a replay to name: ``{"preset": name or "custom", "changed": {...}, "rules":
     every key}``. A state saved before house rules is the default ("standard").
 
-    >>> rules_of(Engine.new(players=2, seed=1).to_dict())["preset"]
+    >>> dobon_uno = registry.engine_class("dobon_uno")
+    >>> rules_of(dobon_uno.new(players=2, seed=1).to_dict())["preset"]
     'standard'
     """
     saved = initial_state.get("house_rules")
@@ -97,10 +102,12 @@ def _plain(events: list[Event]) -> list[Event]:
 
 
 def rebuild(
-    initial_state: dict[str, Any], versions: list[Version], keep_states: bool = True
+    initial_state: dict[str, Any], versions: list[Version], keep_states: bool = True,
+    game_kind: str = registry.DOBON_UNO,
 ) -> list[Frame]:
-    """Every frame of the game, from the deal to the last stored version."""
-    engine = Engine.from_dict(initial_state)
+    """Every frame of the game, from the deal to the last stored version, through the
+    engine of `game_kind`."""
+    engine = registry.load(game_kind, initial_state)
     start = versions[0] if versions and versions[0].number == 0 else None
     start_events = start.events if start else []
     started = float(start.step["now"]) if start and start.step and "now" in start.step else None

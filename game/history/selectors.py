@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
-from game.models.history import DobonTally, PlayerStats, RoomStanding
+from game.models.history import DobonTally, PlayerStats, RoomStanding, TrumpPlayerStats
 from game.services.history import readable_games_q, room_standings
 
 if TYPE_CHECKING:
@@ -189,6 +190,69 @@ def ranked_players() -> QuerySet[PlayerStats]:
     return PlayerStats.objects.filter(games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True)
 
 
+# The leaderboards: Dobon UNO's (the default) and one per trump preset.
+BOARDS = ("dobon_uno", "trump_au", "trump_standard")
+
+
+def trump_leaderboard_page(preset: str, page_number: Any) -> Page[TrumpPlayerStats]:
+    """Trump players of `preset` by points per game: au highest first, standard lowest
+    first (T17.3)."""
+    order = "points_per_game" if preset == "standard" else "-points_per_game"
+    players = (
+        TrumpPlayerStats.objects.filter(
+            preset=preset, games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True
+        )
+        .select_related("user")
+        .order_by(order, "-games", "user_id")
+    )
+    return Paginator(players, LEADERS_PER_PAGE).get_page(page_number)
+
+
+@dataclass(frozen=True)
+class TrumpLine:
+    """A profile's line for one trump preset and its leaderboard place (None below the
+    minimum of games)."""
+
+    stats: TrumpPlayerStats
+    rank: int | None
+
+
+def trump_stats(user: AbstractBaseUser) -> list[TrumpLine]:
+    """A profile's trump lines, au first, each with its place on that preset's leaderboard
+    (as trump_leaderboard_page orders it). One query, whatever the number of games."""
+    rows = TrumpPlayerStats.objects.filter(user_id=user.pk).annotate(
+        ahead_high=_trump_ahead(higher_first=True), ahead_low=_trump_ahead(higher_first=False),
+    ).order_by("preset")
+    lines = []
+    for row in rows:
+        ahead = row.ahead_low if row.preset == "standard" else row.ahead_high
+        ranked = row.games >= LEADERBOARD_MIN_GAMES
+        lines.append(TrumpLine(row, ahead + 1 if ranked else None))
+    return lines
+
+
+def _trump_ahead(higher_first: bool) -> Coalesce:
+    """How many ranked players of the outer row's preset stand before it: better points
+    per game (higher for au, lower for standard, T17.3), then more games, then user id."""
+    better = "points_per_game__gt" if higher_first else "points_per_game__lt"
+    same = Q(points_per_game=OuterRef("points_per_game"))
+    ahead = (
+        TrumpPlayerStats.objects.filter(
+            preset=OuterRef("preset"), games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True
+        )
+        .filter(
+            Q(**{better: OuterRef("points_per_game")})
+            | (same & Q(games__gt=OuterRef("games")))
+            | (same & Q(games=OuterRef("games"), user_id__lt=OuterRef("user_id")))
+        )
+        .order_by()
+        .values("preset")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(ahead, output_field=IntegerField()), 0)
+
+
 def leaderboard_page(page_number: Any) -> Page[PlayerStats]:
     players = ranked_players().select_related("user").order_by(
         "-points_per_game", "-games", "user_id"
@@ -220,4 +284,5 @@ def profile_context(
         "recent": recent_games(player, viewer),
         "chart": chart,
         "best_game_visible": best is not None and can_read_game(best, viewer),
+        "trump_lines": trump_stats(player),  # apart from Dobon UNO's: points never mix
     }

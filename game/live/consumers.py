@@ -451,6 +451,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             players=push["players"], events=push["events"],
             from_version=push["from_version"], room=push.get("room_info"),
             match=push.get("match"),
+            game_kind=push.get("game_kind"), preset=push.get("preset"),
         ))
 
     async def watch_unless_playing(self, state: dict[str, Any]) -> None:

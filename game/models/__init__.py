@@ -8,18 +8,33 @@ that `from game.models import Game` works (migrations and the admin rely on it).
 """
 
 from game.models.games import Game, GameEvent, GamePlayer
-from game.models.history import Counters, DobonTally, PlayerStats, RoomStanding
+from game.models.history import (
+    Counters,
+    DobonTally,
+    PlayerStats,
+    RoomStanding,
+    TrumpPlayerStats,
+)
 from game.models.matches import Match, MatchStanding
 from game.models.rooms import (
+    DEFAULT_ROUNDS,
     DEFAULT_SEATS,
+    DEFAULT_START_POINTS,
     DEFAULT_TIMEOUT,
+    MAX_ROUNDS,
     MAX_SEATS,
+    MAX_START_POINTS,
     MAX_TIMEOUT,
+    MIN_ROUNDS,
     MIN_SEATS,
+    MIN_START_POINTS,
     MIN_TIMEOUT,
+    TRUMP_SEATS,
     CpuLevel,
+    GameKind,
     Membership,
     Room,
+    TrumpPreset,
     cpu_display_name,
     new_invite_code,
     player_name,
@@ -27,8 +42,10 @@ from game.models.rooms import (
 
 __all__ = [
     "DEFAULT_SEATS", "DEFAULT_TIMEOUT", "MAX_SEATS", "MAX_TIMEOUT", "MIN_SEATS", "MIN_TIMEOUT",
+    "DEFAULT_ROUNDS", "DEFAULT_START_POINTS", "MAX_ROUNDS", "MAX_START_POINTS", "MIN_ROUNDS",
+    "MIN_START_POINTS", "TRUMP_SEATS", "GameKind", "TrumpPreset",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
     "MatchStanding",
-    "Membership", "PlayerStats", "Room", "RoomStanding", "cpu_display_name", "new_invite_code",
-    "player_name",
+    "Membership", "PlayerStats", "Room", "RoomStanding", "TrumpPlayerStats",
+    "cpu_display_name", "new_invite_code", "player_name",
 ]

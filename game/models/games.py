@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from game.models.rooms import CpuLevel, Room, player_name
+from game.models.rooms import CpuLevel, GameKind, Room, player_name
 
 
 class Game(models.Model):
@@ -48,6 +48,12 @@ class Game(models.Model):
     )
     # 64-bit columns for the rate and every point total (R16.14: up to 2^20 per game).
     rate = models.PositiveBigIntegerField(_("rate"), default=1)
+    # The game this round plays (fixed when it starts: the room may change later) and,
+    # for trump Dobon, its preset. game/rules/registry.py loads `state` by this kind.
+    game_kind = models.CharField(
+        _("game"), max_length=16, choices=GameKind.choices, default=GameKind.DOBON_UNO
+    )
+    preset = models.CharField(_("preset"), max_length=16, blank=True, default="")
     # The match this game belongs to (game/models/matches.py), if any.
     match = models.ForeignKey(
         "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"

@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from game.models.rooms import CpuLevel, player_name
+from game.models.rooms import CpuLevel, GameKind, player_name
 
 
 class Counters(models.Model):
@@ -61,6 +61,10 @@ class RoomStanding(Counters):
     last_game = models.ForeignKey(
         "game.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # One line per player per game kind: trump points never add to Dobon UNO points.
+    game_kind = models.CharField(
+        _("game"), max_length=16, choices=GameKind.choices, default=GameKind.DOBON_UNO
+    )
 
     class Meta:
         verbose_name = _("room standing")
@@ -68,12 +72,12 @@ class RoomStanding(Counters):
         ordering = ["room", "-points", "name"]
         constraints = [
             models.UniqueConstraint(
-                fields=["room", "user"], condition=Q(user__isnull=False),
-                name="one_standing_per_user_per_room",
+                fields=["room", "game_kind", "user"], condition=Q(user__isnull=False),
+                name="one_standing_per_user_per_room_kind",
             ),
             models.UniqueConstraint(
-                fields=["room", "cpu_key"], condition=Q(user__isnull=True),
-                name="one_standing_per_cpu_per_room",
+                fields=["room", "game_kind", "cpu_key"], condition=Q(user__isnull=True),
+                name="one_standing_per_cpu_per_room_kind",
             ),
         ]
 
@@ -111,6 +115,31 @@ class PlayerStats(Counters):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.games} games, {self.points} points"
+
+
+class TrumpPlayerStats(Counters):
+    """A registered player's trump Dobon totals over every room, one line per preset: au
+    and standard points never mix with each other nor with Dobon UNO's (`PlayerStats`).
+    Standard ranks lowest points per game first (score_order "low", T17.3)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trump_stats"
+    )
+    preset = models.CharField(_("preset"), max_length=16)
+    points_per_game = models.FloatField(_("points per game"), default=0.0)
+
+    class Meta:
+        verbose_name = _("trump player statistics")
+        verbose_name_plural = _("trump player statistics")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "preset"], name="one_trump_stats_per_preset"),
+        ]
+        indexes = [
+            models.Index(fields=["preset", "points_per_game"], name="trumpstats_ranking"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.preset}: {self.games} games, {self.points} points"
 
 
 class DobonTally(models.Model):

@@ -19,6 +19,27 @@ if TYPE_CHECKING:  # a type only: games.py imports this module
 
 MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
+# TRUMP-RULES.md T1.4 (au starting points) and T1.5 (standard rounds per match).
+MIN_START_POINTS, MAX_START_POINTS, DEFAULT_START_POINTS = 100, 100_000, 1_000
+MIN_ROUNDS, MAX_ROUNDS, DEFAULT_ROUNDS = 1, 1_000, 20
+
+
+class GameKind(models.TextChoices):
+    """Which game a room plays (game/rules/registry.py maps each to its engine)."""
+
+    DOBON_UNO = "dobon_uno", _("Dobon UNO")
+    TRUMP_DOBON = "trump_dobon", _("Trump Dobon")
+
+
+class TrumpPreset(models.TextChoices):
+    """TRUMP-RULES.md T1: the two definitions of trump Dobon."""
+
+    AU = "au", _("au (points, dobon chain)")
+    STANDARD = "standard", _("standard (auction, しばり)")
+
+
+# T1.2: the seats each preset allows.
+TRUMP_SEATS = {TrumpPreset.AU: (2, 4), TrumpPreset.STANDARD: (3, 6)}
 
 
 # Invite codes people read aloud and type on a phone: no 0/O, 1/I/L, upper case only,
@@ -90,6 +111,24 @@ class Room(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     # Quick reactions at the table (game/services/stamps.py); the owner may turn them off.
     stamps_enabled = models.BooleanField(_("stamps"), default=True)
+    game_kind = models.CharField(
+        _("game"), max_length=16, choices=GameKind.choices, default=GameKind.DOBON_UNO
+    )
+    trump_preset = models.CharField(
+        _("trump preset"), max_length=16, choices=TrumpPreset.choices, default=TrumpPreset.AU
+    )
+    starting_points = models.PositiveIntegerField(
+        _("starting points"), default=DEFAULT_START_POINTS,
+        validators=[MinValueValidator(MIN_START_POINTS), MaxValueValidator(MAX_START_POINTS)],
+    )
+    rounds_per_match = models.PositiveIntegerField(
+        _("rounds per match"), default=DEFAULT_ROUNDS,
+        validators=[MinValueValidator(MIN_ROUNDS), MaxValueValidator(MAX_ROUNDS)],
+    )
+    # The running trump match (T17): {"record": match_new(...)/match_update(...),
+    # "room_seats": [...]} carried round to round; None before the first round and after
+    # a setting changed (T1.1, T17.5). Dobon UNO rooms leave it empty.
+    trump_match = models.JSONField(_("trump match"), null=True, blank=True)
     invite_code = models.CharField(
         _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
     )
@@ -133,6 +172,15 @@ class Room(models.Model):
     @property
     def invite_code_display(self) -> str:
         return invite_code_display(self.invite_code)
+
+    @property
+    def is_trump(self) -> bool:
+        return self.game_kind == GameKind.TRUMP_DOBON
+
+    @property
+    def preset(self) -> str | None:
+        """The trump preset, or None for Dobon UNO."""
+        return self.trump_preset if self.is_trump else None
 
     @property
     def next_rate(self) -> int:

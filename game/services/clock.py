@@ -37,8 +37,7 @@ from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
 from game.models import Game
-from game.rules import Game as Engine
-from game.services import cpu, matches, play
+from game.services import cpu, engines, matches, play
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +271,7 @@ def _advance_locked(game: Game, now: float) -> play.Outcome | None:
     play.relax_commit()
     if cpu.is_due(game, now):
         return cpu.run_due(game, now)
-    engine = Engine.from_dict(game.state)
+    engine = engines.load(game)
     deadline = engine.next_deadline
     if deadline is None or deadline > now:
         return None

@@ -27,19 +27,18 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from game.models import Game, GameEvent, Room
-from game.rules import Game as Engine
-from game.services import matches, play, rooms
+from game.models import Game, GameEvent, GameKind, Room
+from game.services import engines, matches, play, rooms
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -49,32 +48,27 @@ log = logging.getLogger(__name__)
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+Engine = Any  # an engine of the game's kind (game/services/engines.py)
 
 # Seconds a CPU "thinks" before acting (times DOBON_CPU_DELAY_PERCENT / 100).
 DELAY_TURN = (0.6, 2.0)
 DELAY_CHANCE = (0.3, 0.8)
 # A policy slower than this (wall time) is treated as failed: its timeout plays for it.
 POLICY_TIME_LIMIT = 0.5
-CHANCE_ACTIONS = frozenset({"dobon", "return"})
 
-
-class Policy(Protocol):
-    def act(self, view: dict[str, Any], events: list[dict[str, Any]]) -> Action | None: ...
-
-
-PolicyFactory = Callable[[str, int], Policy]
+Policy = engines.Policy
+PolicyFactory = engines.PolicyFactory
 
 
 def bots_policy(level: str, seed: int) -> Policy:
-    from game.bots import policy  # Django-free; imported when a CPU first acts
-
-    result: Policy = policy(level, seed)
-    return result
+    """Dobon UNO's policies (game/bots); each kind's factory is its adapter's `policy`."""
+    return engines.KINDS[GameKind.DOBON_UNO].policy(level, seed)
 
 
-# The seam through which a CPU seat gets its policy. Tests put a failing or slow factory
-# here to prove the fallback; everything else uses the bots.
-policy_factory: PolicyFactory = bots_policy
+# The seam through which a CPU seat gets its policy: None asks the game kind's adapter
+# (game/services/engines.py). Tests put a failing or slow factory here to prove the
+# fallback.
+policy_factory: PolicyFactory | None = None
 
 
 # -- planning: who acts next, and when ---------------------------------------------------------
@@ -97,20 +91,15 @@ def planned_turns(game: Game, engine: Engine, seats: Iterable[Seat]) -> list[Cpu
     rng = random.Random(f"{game.pk}:{game.version}")
     scale = matches.cpu_delay_scale(game, settings.DOBON_CPU_DELAY_PERCENT / 100)
     turns = []
+    kind = engines.of(game)
     for seat, level in cpu_seats:
         legal = engine.legal_actions(seat)
         if not legal:
             continue
-        low, high = DELAY_CHANCE if _is_chance(engine, seat, legal) else DELAY_TURN
+        # A cut-in, dobon or return: a window that closes, so the CPU answers quickly.
+        low, high = DELAY_CHANCE if kind.is_chance(engine, seat, legal) else DELAY_TURN
         turns.append(CpuTurn(seat, level, rng.uniform(low, high) * scale))
     return sorted(turns, key=lambda t: (t.delay, t.seat))
-
-
-def _is_chance(engine: Engine, seat: int, legal: list[Action]) -> bool:
-    """A cut-in, dobon or return: a window that closes, so the CPU answers quickly."""
-    if seat not in (engine.turn, engine.chooser):
-        return True
-    return any(a["type"] in CHANCE_ACTIONS for a in legal)
 
 
 def do_schedule(
@@ -148,7 +137,7 @@ def run_due(game: Game, now: float) -> Outcome | None:
 
     When nothing changed (every CPU chose to wait, or failed), only `cpu_due` is
     cleared: this version's CPUs are not asked again, and the engine's clock goes on."""
-    engine = Engine.from_dict(game.state)
+    engine = engines.load(game)
     seats = play.seats_of(game)
     events, step = play.advance_clock(engine, now)  # step: the version's input (replays)
     program_due = None
@@ -226,8 +215,9 @@ def ask_policy(
     (logged): the seat's R14 timeout then plays for it."""
     seed = random.Random(f"{game.pk}:{game.version}:{turn.seat}").getrandbits(63)
     started = time.perf_counter()
+    kind = engines.of(game)
     try:
-        action = policy_factory(turn.level, seed).act(view, events)
+        action = (policy_factory or kind.policy)(turn.level, seed).act(view, events)
     except Exception:
         log.exception("CPU policy %s failed in game %s seat %s", turn.level, game.pk, turn.seat)
         return None
@@ -236,7 +226,7 @@ def ask_policy(
         log.error("CPU policy %s took %.3f s in game %s seat %s; its timeout plays for it",
                   turn.level, elapsed, game.pk, turn.seat)
         return None
-    if action is not None and action not in view["legal_actions"]:
+    if action is not None and not kind.offers(view["legal_actions"], action):
         log.error("CPU policy %s answered %r, not a legal action, in game %s seat %s",
                   turn.level, action, game.pk, turn.seat)
         return None
@@ -249,14 +239,19 @@ SOLO_SEATS = 4
 ROOM_NAME_LENGTH = Room._meta.get_field("name").max_length or 60
 
 
-def start_game_against_cpus(user: User, level: str, now: float | None = None) -> Game:
+def start_game_against_cpus(
+    user: User, level: str, now: float | None = None, game_kind: str = GameKind.DOBON_UNO,
+    trump_preset: str = "au",
+) -> Game:
     """A private room with `user` and three CPU players of `level`, and its first game
-    started: from the lobby to the first card in one transaction."""
+    started: from the lobby to the first card in one transaction. `game_kind` and
+    `trump_preset` choose the game (four seats suit both trump presets, T1.2)."""
     level = rooms.check_cpu_level(level)
     name = _("%(name)s vs CPU") % {"name": user.username}
     with transaction.atomic():
         room = rooms.create_room(
-            user, name=name[:ROOM_NAME_LENGTH], seat_count=SOLO_SEATS, is_public=False
+            user, name=name[:ROOM_NAME_LENGTH], seat_count=SOLO_SEATS, is_public=False,
+            game_kind=game_kind, trump_preset=trump_preset,
         )
         for index in range(1, SOLO_SEATS):
             rooms.do_seat_cpu(room, index, level)

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from game.models import Game, Room
-from game.rules import Game as Engine
-from game.services import play
+from game.services import engines, play
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -31,8 +30,11 @@ class FixedSetup:
     hands: list[list[str]]
     first_card: str
     deck: list[str] = field(default_factory=list)
-    first_player: int = 0
+    first_player: int | None = 0
     seed: int = 0
+    # Further keyword arguments of the room's engine's `from_setup` (trump: `bids`,
+    # `last_one`, `discards`; the preset is the room's).
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def check_allowed() -> None:
@@ -52,19 +54,20 @@ def start_fixed_game(
         play.check_can_start(room, by, seated)
         if len(setup.hands) != len(seated):
             raise ValueError("one hand per seated member")
-        engine = Engine.from_setup(
+        kind = engines.of(room)
+        engine = kind.from_setup(
+            room, seated,
             hands=setup.hands,
             first_card=setup.first_card,
             deck=setup.deck,
             first_player=setup.first_player,
-            rate=room.next_rate,
             timeout=float(room.timeout_seconds),
             now=now,
             seed=setup.seed,
-            house_rules=room.house_rules or None,
+            **setup.extra,
         )
         game, seats = play.do_create_game(room, by, seated, engine)
-        events = play.initial_events(engine)
+        events = kind.start_events(engine)
         play.do_append_events(game, events)
         game.save(update_fields=["event_count"])
         change = play.TableChange(
@@ -77,6 +80,8 @@ def start_fixed_game(
             events,
             seats,
             room_info=play.room_info(room),
+            game_kind=game.game_kind,
+            preset=game.preset or None,
         )
         transaction.on_commit(lambda: play.notify_change(change))
     return game

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db.models import Q
 
-from game.models import Game, GamePlayer, Match, Membership, Room
-from game.models.history import DobonTally, PlayerStats, RoomStanding
+from game.models import Game, GameKind, GamePlayer, Match, Membership, Room
+from game.models.history import DobonTally, PlayerStats, RoomStanding, TrumpPlayerStats
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -112,9 +112,24 @@ def _count(row: RoomStanding | PlayerStats, outcome: SeatOutcome) -> None:
 def record_finished(game: Game, engine: Engine, seats: list[Any], summary: dict[str, Any]) -> None:
     """Count a just-settled game into every aggregate. Under the game's row lock, in
     the settling transaction (play.do_finish)."""
+    if game.game_kind == GameKind.TRUMP_DOBON:
+        target, declarers = trump_dobon_seats(summary)
+        record_result(game, seats, summary, target, declarers)
+        return
     dobon = engine.view(None)["dobon"] if summary["kind"] in ("dobon", "return") else None
     target = dobon["target"] if dobon else None
     record_result(game, seats, summary, target, dobon["declarers"] if dobon else [])
+
+
+def trump_dobon_seats(summary: dict[str, Any]) -> tuple[int | None, list[int]]:
+    """A trump round's dobon as the tallies count it: the one seat that lost to it and
+    its declarers (a standard round may have several losers: no tally then)."""
+    losers = summary.get("losers") or []
+    if summary["kind"] == "dobon" and len(losers) == 1:
+        return losers[0], list(summary["winners"])
+    if summary["kind"] == "return" and len(summary["winners"]) == 1 and losers:
+        return summary["winners"][0], list(losers)
+    return None, []
 
 
 def record_result(
@@ -124,7 +139,12 @@ def record_result(
     """Count one settled game; `target` and `declarers` name a dobon's seats."""
     outcomes = outcomes_of(summary, seats, target)
     standings = _record_standings(game, outcomes)
-    stats = _record_player_stats(game, outcomes)
+    if game.game_kind == GameKind.TRUMP_DOBON:
+        # Trump points never add to Dobon UNO's: their own lines, one per preset.
+        _record_trump_stats(game, outcomes)
+        stats: dict[int, PlayerStats] = {}
+    else:
+        stats = _record_player_stats(game, outcomes)
     _record_game_numbers(game, stats)
     if target is not None:
         _record_dobons(game, summary, standings, target, declarers)
@@ -140,14 +160,19 @@ def rebuild_all() -> int:
         DobonTally.objects.all().delete()
         RoomStanding.objects.all().delete()
         PlayerStats.objects.all().delete()
+        TrumpPlayerStats.objects.all().delete()
         GamePlayer.objects.update(user_game_number=None, user_net_after=None)
         games = Game.objects.filter(status=Game.Status.FINISHED, result__isnull=False)
         count = 0
         for game in games.order_by("finished_at", "pk").iterator():
             seats = list(game.players.order_by("seat"))
+            summary: dict[str, Any] = game.result or {}
+            if game.game_kind == GameKind.TRUMP_DOBON:
+                record_result(game, seats, summary, *trump_dobon_seats(summary))
+                count += 1
+                continue
             dobons = [e.data for e in game.events.filter(data__type="dobon").order_by("seq")]
             target = dobons[0]["target"] if dobons else None
-            summary: dict[str, Any] = game.result or {}
             record_result(game, seats, summary, target, [d["seat"] for d in dobons])
             count += 1
     return count
@@ -155,10 +180,11 @@ def rebuild_all() -> int:
 
 def _record_standings(game: Game, outcomes: list[SeatOutcome]) -> dict[int, RoomStanding]:
     """The room's line for each seat, created when missing, counted, saved."""
+    kind = game.game_kind or GameKind.DOBON_UNO
     RoomStanding.objects.bulk_create(
         [
             RoomStanding(room_id=game.room_id, user_id=o.user_id, name=o.name, is_cpu=o.is_cpu,
-                         cpu_key=o.cpu_key)
+                         cpu_key=o.cpu_key, game_kind=kind)
             for o in outcomes
         ],
         ignore_conflicts=True,
@@ -167,7 +193,7 @@ def _record_standings(game: Game, outcomes: list[SeatOutcome]) -> dict[int, Room
     cpus = [o.cpu_key for o in outcomes if o.user_id is None]
     rows = (
         RoomStanding.objects.select_for_update()
-        .filter(room_id=game.room_id)
+        .filter(room_id=game.room_id, game_kind=kind)
         .filter(Q(user_id__in=users) | Q(user__isnull=True, cpu_key__in=cpus))
         .order_by("pk")
     )
@@ -210,6 +236,28 @@ def _record_player_stats(game: Game, outcomes: list[SeatOutcome]) -> dict[int, P
         list(by_seat.values()), [*COUNTER_FIELDS, "points_per_game", "best_delta", "best_game"]
     )
     return by_seat
+
+
+def _record_trump_stats(game: Game, outcomes: list[SeatOutcome]) -> None:
+    """Registered humans' trump lines (profiles, the trump leaderboards), per preset."""
+    people = [o for o in outcomes if o.user_id is not None and not o.is_cpu]
+    if not people:
+        return
+    preset = game.preset or "au"
+    TrumpPlayerStats.objects.bulk_create(
+        [TrumpPlayerStats(user_id=o.user_id, preset=preset) for o in people],
+        ignore_conflicts=True,
+    )
+    rows = TrumpPlayerStats.objects.select_for_update().filter(
+        user_id__in=[o.user_id for o in people], preset=preset
+    ).order_by("user_id")
+    by_user = {r.user_id: r for r in rows}
+    for o in people:
+        row = by_user[o.user_id]
+        _count(row, o)
+        row.points_per_game = row.points / row.games
+    TrumpPlayerStats.objects.bulk_update(list(by_user.values()),
+                                         [*COUNTER_FIELDS, "points_per_game"])
 
 
 def _record_game_numbers(game: Game, stats: dict[int, PlayerStats]) -> None:
@@ -269,8 +317,18 @@ def room_standings(room: Room) -> list[dict[str, Any]]:
     `{"username", "kind", "points", "games", "wins": {...}, "dobonned", "deck_outs",
     "seated"}`. Two queries, whatever the number of games."""
     seated = set(room.memberships.values_list("user_id", flat=True))
-    rows = RoomStanding.objects.filter(room=room).order_by("-points", "-games", "name")
+    rows = RoomStanding.objects.filter(room=room, game_kind=room.game_kind).order_by(
+        *standing_order(room)
+    )
     return [standing_dict(r, r.user_id in seated if r.user_id else False) for r in rows]
+
+
+def standing_order(room: Room) -> tuple[str, ...]:
+    """Best first: highest points, except trump standard, where lowest totals win
+    (`score_order` "low", T17.3)."""
+    if room.game_kind == GameKind.TRUMP_DOBON and room.trump_preset == "standard":
+        return ("points", "-games", "name")
+    return ("-points", "-games", "name")
 
 
 def standing_dict(row: RoomStanding, seated: bool) -> dict[str, Any]:

@@ -45,7 +45,7 @@ from game.models.matches import (
     Match,
     MatchStanding,
 )
-from game.services import limits, panel, play, rooms
+from game.services import engines, limits, panel, play, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -329,21 +329,12 @@ def _after_auto_draw(step: dict[str, Any] | None, seat: int, view: dict[str, Any
     )
 
 
-def auto_action(legal: list[Action], rng: random.Random) -> Action | None:
-    """R14's automatic action, read from the seat's legal actions: chances lapse first
-    (decline), a colour choice gets a random colour, a drawn turn passes, an undrawn
-    turn or an open draw stack draws (takes)."""
-    by_type: dict[str, list[Action]] = {}
-    for action in legal:
-        by_type.setdefault(action["type"], []).append(action)
-    if "decline" in by_type:
-        return {"type": "decline"}
-    if "color" in by_type:
-        return dict(rng.choice(by_type["color"]))
-    for kind in ("pass", "draw"):
-        if kind in by_type:
-            return {"type": kind}
-    return None
+def auto_action(
+    legal: list[Action], rng: random.Random, game_kind: str | None = None
+) -> Action | None:
+    """The game kind's automatic action (Dobon UNO R14, trump T18), read from the seat's
+    legal actions (game/services/engines.py)."""
+    return engines.of(game_kind).auto_action(legal, rng)
 
 
 @dataclass
@@ -365,7 +356,7 @@ def program_move(
         if clock.due > now:
             return None, clock.due
         rng = random.Random(f"{game.pk}:{game.version}:{clock.seat}:auto")
-        action = auto_action(engine.legal_actions(clock.seat), rng)
+        action = auto_action(engine.legal_actions(clock.seat), rng, game.game_kind)
         if action is not None:
             return ProgramMove(clock.seat, action,
                                play.apply_action(engine, clock.seat, action, now)), None
@@ -521,7 +512,8 @@ def standings(match: Match) -> list[Standing]:
                  r.kind, r.total, r.games, r.reached)
         for r in stored
     ]
-    return _ranked(sorted(lines, key=lambda s: (-s.total, s.reached, s.name)))
+    sign = _score_sign(match)
+    return _ranked(sorted(lines, key=lambda s: (sign * s.total, s.reached, s.name)))
 
 
 def standings_counted(match: Match) -> list[Standing]:
@@ -550,8 +542,16 @@ def standings_counted(match: Match) -> list[Standing]:
         if delta or not line.reached:  # a total no game changed was reached in the first
             line.total += delta or 0
             line.reached = index
-    ranked = sorted(table.values(), key=lambda s: (-s.total, s.reached, s.name))
+    sign = _score_sign(match)
+    ranked = sorted(table.values(), key=lambda s: (sign * s.total, s.reached, s.name))
     return _ranked(ranked)
+
+
+def _score_sign(match: Match) -> int:
+    """T21.Q11: the standings follow the game's score order: -1 ranks the highest total
+    first, 1 the lowest (trump standard)."""
+    low = match.room.game_kind == "trump_dobon" and match.room.trump_preset == "standard"
+    return 1 if low else -1
 
 
 def _ranked(lines: list[Standing]) -> list[Standing]:

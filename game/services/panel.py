@@ -24,7 +24,7 @@ from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
 from game.rules import describe_house_rules, normalize_house_rules
-from game.services import house
+from game.services import engines, house
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +206,7 @@ def room_panel(room: Room) -> dict[str, Any]:
     running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
     last = next((g for g in latest if g.status != Game.Status.RUNNING), None)
     owner = room.owner.username if room.owner_id is not None and room.owner else None
-    return {
+    panel = {
         "id": room.pk,
         "name": room.name,
         "owner": owner,
@@ -214,6 +214,8 @@ def room_panel(room: Room) -> dict[str, Any]:
         "timeout": room.timeout_seconds,
         "is_public": room.is_public,
         "stamps": room.stamps_enabled,
+        "game_kind": room.game_kind,
+        "preset": room.preset,
         "next_rate": room.next_rate,
         "deck_out_streak": room.deck_out_streak,
         "running_game": running.pk if running is not None else None,
@@ -228,6 +230,31 @@ def room_panel(room: Room) -> dict[str, Any]:
         "house": describe_house_rules(room.house_rules or None, base=room.house_base or None),
         "session": house.session_info(room),
     }
+    if room.is_trump:
+        _with_trump_match(panel, room)
+    return panel
+
+
+def _with_trump_match(panel: dict[str, Any], room: Room) -> None:
+    """A trump room: its points are the running match's totals (T17), never the Dobon UNO
+    points of `Membership.points`; the rate does not exist (T1.7)."""
+    match = engines.of(room).match_info(room)
+    panel["next_rate"], panel["deck_out_streak"] = 1, 0
+    panel["settings"] = {"starting_points": room.starting_points,
+                         "rounds_per_match": room.rounds_per_match}
+    panel["match"] = match
+    totals = {}
+    if match is not None:
+        totals = dict(zip(match["room_seats"], match["totals"], strict=False))
+    for seat in panel["seats"]:
+        if seat is not None:
+            seat["points"] = totals.get(seat["index"])
+    reverse_sort = room.trump_preset != "standard"
+    for row in panel["standings"]:
+        row["points"] = next((s["points"] for s in panel["seats"]
+                              if s and s["username"] == row["username"]), None)
+    panel["standings"].sort(key=lambda r: (r["points"] is None, (-1 if reverse_sort else 1)
+                                           * (r["points"] or 0), r["username"]))
 
 
 # -- push -------------------------------------------------------------------------------------

@@ -37,16 +37,15 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
 from game.live import sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
-from game.rules import Game as Engine
-from game.rules import IllegalAction
-from game.services import changes, limits, panel, rooms
+from game.rules import IllegalAction, registry
+from game.services import changes, engines, limits, panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -57,9 +56,12 @@ log = logging.getLogger(__name__)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-ACTION_TYPES = frozenset(
-    {"play", "draw", "pass", "color", "dobon", "return", "decline", "swap"}  # swap: H6.4
-)
+# The default kind's engine class, kept under its old name for callers that typed or
+# patched it; every engine is reached by the room's kind (game/services/engines.py).
+Engine = registry.engine_class(registry.DOBON_UNO)
+# Every action type of every kind (the 7's swap of H6.4 included); the engine refuses
+# another kind's own with its code.
+ACTION_TYPES = engines.ALL_ACTION_TYPES
 # The beat sweep handles at most this many games per run; the rest wait one second.
 
 
@@ -150,6 +152,8 @@ class TableChange:
     room_info: dict[str, Any] | None = None
     match: dict[str, Any] | None = None  # the match it belongs to (frames say so)
     own_deadlines: dict[int, float] | None = None  # a program seat's own match clock
+    game_kind: str = "dobon_uno"
+    preset: str | None = None
 
 
 def frame_notes(game: Game) -> dict[str, Any]:
@@ -289,6 +293,10 @@ def check_can_start(room: Room, by: AbstractBaseUser, seated: list[Membership]) 
         raise PlayError("game_running")
     if len(seated) < 2:
         raise PlayError("too_few_players")
+    try:
+        engines.of(room).check_seats(room, len(seated))
+    except engines.StartRefused as exc:
+        raise PlayError(exc.code, exc.message) from exc
 
 
 # -- who plays first (R3.2, R13) ---------------------------------------------------------------
@@ -358,7 +366,7 @@ def table_for(
     info = room_info(room)
     if game is None:
         return _state_message(None, None, None, None, info)
-    engine = Engine.from_dict(game.state)
+    engine = engines.load(game)
     seats = seats_of(game)
     seat = next((s.seat for s in seats if s.user_id == user.pk), None)
     changes.describe(game, engine, seats)
@@ -397,7 +405,8 @@ def _state_message(
         version=version, status=game.status if game else None, seat=seat,
         view=with_own_deadline(view, notes["own_deadlines"], seat),
         players=[s.to_dict() for s in seats or []], events=[], from_version=version,
-        room=info, match=notes["match"],
+        room=info, match=notes["match"], game_kind=game.game_kind if game else None,
+        preset=game.preset or None if game else None,
     )
 
 
@@ -406,10 +415,15 @@ def state_frame(
     seat: int | None, view: dict[str, Any] | None, players: list[dict[str, Any]],
     events: list[Event], from_version: int | None, room: dict[str, Any] | None = None,
     match: dict[str, Any] | None = None,
+    game_kind: str | None = None, preset: str | None = None,
 ) -> dict[str, Any]:
-    """A `state` frame (docs/protocol.md), stamped with the server's clock now."""
+    """A `state` frame (docs/protocol.md), stamped with the server's clock now.
+    `game_kind` and `preset` are the running game's (else the room's, when known)."""
+    if game_kind is None and room is not None:
+        game_kind, preset = room.get("game_kind"), room.get("preset")
     frame: dict[str, Any] = {
         "type": "state", "game": game, "number": number, "version": version,
+        "game_kind": game_kind or "dobon_uno", "preset": preset,
         "status": status, "seat": seat, "view": view, "deadline": deadline_of(view),
         "players": players, "events": events, "from_version": from_version,
         "match": match, "server_time": time.time(),
@@ -443,23 +457,19 @@ def start_game(
         refusal = limits.cpu_game_refusal(by, seated) if match is None else None
         if refusal is not None:
             raise PlayError(refusal)
-        engine = Engine.new(
-            players=len(seated),
-            first_player=first_player_for(room, seated),
-            seed=secrets.randbits(63),
-            rate=room.next_rate,  # H13: capped by the room's rate_cap
-            timeout=float(room.timeout_seconds),
-            now=now,
-            house_rules=room.house_rules or None,  # G1: the game keeps these
+        kind = engines.of(room)
+        engine = kind.new_game(
+            room, seated, first_player_for(room, seated), now, secrets.randbits(63)
         )
         game, seats = do_create_game(room, by, seated, engine, match)
-        events = initial_events(engine)
+        events = kind.start_events(engine)
         do_append_events(game, events, step={"now": now})  # version 0's input: when
         changes.plan(game, engine, seats, now, None)
         game.save(update_fields=["event_count", "cpu_due", "next_deadline"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
-            room_info=room_info(room), **frame_notes(game),
+            room_info=room_info(room), **frame_notes(game), game_kind=game.game_kind,
+            preset=game.preset or None,
         )
         transaction.on_commit(lambda: notify_change(change))
         changes.saved(game)  # after the push above: e.g. a CPU that plays first
@@ -484,6 +494,8 @@ def do_create_game(
                 rate=engine.rate,
                 started_by=by,
                 match=match,
+                game_kind=room.game_kind,
+                preset=engines.of(room).preset(room),
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
@@ -503,13 +515,8 @@ def do_create_game(
 
 
 def initial_events(engine: Engine) -> list[Event]:
-    """The event that opens the game (Game.new returns none of its own)."""
-    return [
-        {
-            "type": "start", "to": None, "seat": engine.turn, "top": engine.top,
-            "players": engine.players, "rate": engine.rate,
-        }
-    ]
+    """The event that opens a Dobon UNO game (each kind's: `engines.of(room).start_events`)."""
+    return engines.KINDS["dobon_uno"].start_events(engine)
 
 
 # -- changing: actions and timeouts ---------------------------------------------------------
@@ -563,7 +570,7 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     relax_commit()
     seats = seats_of(game)
     seat = check_seated(seats, user)
-    engine = Engine.from_dict(game.state)
+    engine = engines.load(game)
     events, step = advance_clock(engine, now)
     events += apply_action(engine, seat, action, now)
     step = {**step, "seat": seat, "action": action}
@@ -580,7 +587,8 @@ def advance_clock(engine: Engine, now: float) -> tuple[list[Event], dict[str, An
     playing the outage's ⌊D / timeout⌋ automatic actions in one version, and the input
     says so (`"resume": true`, replayed by game/history/replay.py)."""
     deadline = engine.next_deadline
-    if deadline is not None and now - deadline > settings.DOBON_CLOCK_OUTAGE_SECONDS:
+    outage = deadline is not None and now - deadline > settings.DOBON_CLOCK_OUTAGE_SECONDS
+    if outage and hasattr(engine, "resume"):  # the trump engine has no resume yet
         return engine.resume(now), {"now": now, "resume": True}
     return engine.advance(now), {"now": now}
 
@@ -645,7 +653,8 @@ def do_save(
         info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
     change = TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
-        room_info=info, **frame_notes(game),
+        room_info=info, **frame_notes(game), game_kind=game.game_kind,
+        preset=game.preset or None,
     )
     transaction.on_commit(lambda: notify_change(change))
     changes.saved(game)  # after the push above: a match's next start follows the end
@@ -653,33 +662,21 @@ def do_save(
 
 
 def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
-    """Settle (R11): deltas to GamePlayer (everyone) and Membership.points (those still
-    seated, CPU players alike); the room's deck-out streak (R12.3); the result summary
-    on the game."""
+    """Settle: deltas to GamePlayer (everyone), then the room's side of the game kind
+    (Dobon UNO: Membership.points and the deck-out streak, R11/R12.3; trump: the match
+    record of T17), the result summary on the game."""
     result = engine.result
     summary = result.to_dict()
     deltas = list(summary["deltas"])
     summary["players"] = [s.to_dict() for s in seats]
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
-        if deltas[s.seat] and (s.user_id is not None or s.cpu_level is not None):
-            _seat_membership(game, s).update(points=F("points") + deltas[s.seat])
-    streak = F("deck_out_streak") + 1 if summary["kind"] == "deck_out" else 0
-    Room.objects.filter(pk=game.room_id).update(deck_out_streak=streak)
+    engines.of(game).settle(game, seats, summary)
     changes.finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
     game.finished_at = to_datetime(now)
     game.next_deadline = None
-
-
-def _seat_membership(game: Game, s: Seat) -> QuerySet[Membership]:
-    """The room membership that plays seat `s`: the user's, or the CPU on its room seat."""
-    if s.user_id is not None:
-        return Membership.objects.filter(room_id=game.room_id, user_id=s.user_id)
-    return Membership.objects.filter(
-        room_id=game.room_id, seat_index=s.room_seat_index, cpu_level__isnull=False
-    )
 
 
 def do_append_events(
@@ -726,6 +723,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         change = TableChange(
             game.room_id, game.pk, game.number, game.version, game.status,
             None, events, seats_of(game), room_info=room_info(room),
+            game_kind=game.game_kind, preset=game.preset or None,
         )
         transaction.on_commit(lambda: notify_change(change))
     return game
@@ -739,6 +737,7 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     the events addressed to it, and one for the watchers with the spectator view."""
     base = {
         "room": change.room_id, "game": change.game_id, "number": change.number,
+        "game_kind": change.game_kind, "preset": change.preset,
         "version": change.version, "from_version": change.version - 1,
         "status": change.status,
         "players": [s.to_dict() for s in change.seats], "room_info": change.room_info,

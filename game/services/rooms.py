@@ -25,19 +25,29 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game.models import (
+    DEFAULT_ROUNDS,
     DEFAULT_SEATS,
+    DEFAULT_START_POINTS,
     DEFAULT_TIMEOUT,
+    MAX_ROUNDS,
     MAX_SEATS,
+    MAX_START_POINTS,
     MAX_TIMEOUT,
+    MIN_ROUNDS,
     MIN_SEATS,
+    MIN_START_POINTS,
     MIN_TIMEOUT,
+    TRUMP_SEATS,
     CpuLevel,
     Game,
+    GameKind,
     Membership,
     Room,
+    TrumpPreset,
     new_invite_code,
 )
 from game.services import access, house
+from game.services.engines import seat_range_message
 from game.services.invites import (  # noqa: F401 (part of this module's API)
     INVITED_SESSION_KEY,
     holds_current_invite,
@@ -170,6 +180,30 @@ def _check_settings(seat_count: int, timeout_seconds: int) -> None:
         )
 
 
+def _check_game(
+    game_kind: str, trump_preset: str, seat_count: int, starting_points: int,
+    rounds_per_match: int,
+) -> None:
+    """The game and its settings (TRUMP-RULES.md T1.2, T1.4, T1.5)."""
+    if game_kind not in GameKind.values:
+        raise RoomError(_("Choose a game."), field="game_kind")
+    if game_kind != GameKind.TRUMP_DOBON:
+        return
+    if trump_preset not in TrumpPreset.values:
+        raise RoomError(_("Choose a preset."), field="trump_preset")
+    low, high = TRUMP_SEATS[trump_preset]
+    if not low <= seat_count <= high:
+        raise RoomError(
+            seat_range_message(trump_preset) + " " + _("Give the room %(low)d to %(high)d seats.")
+            % {"low": low, "high": high},
+            field="seat_count",
+        )
+    if not MIN_START_POINTS <= starting_points <= MAX_START_POINTS:
+        raise RoomError(_("Starting points are 100 to 100,000."), field="starting_points")
+    if not MIN_ROUNDS <= rounds_per_match <= MAX_ROUNDS:
+        raise RoomError(_("A match has 1 to 1,000 rounds."), field="rounds_per_match")
+
+
 def _seat_of(room: Room, user_id: int) -> Membership | None:
     return room.memberships.filter(user_id=user_id).first()
 
@@ -185,13 +219,20 @@ def create_room(
     timeout_seconds: int = DEFAULT_TIMEOUT,
     is_public: bool = True,
     stamps_enabled: bool = True,
+    game_kind: str = GameKind.DOBON_UNO,
+    trump_preset: str = TrumpPreset.AU,
+    starting_points: int | None = None,
+    rounds_per_match: int | None = None,
 ) -> Room:
     """Create a room and seat its owner at seat 0 (R3.2 counts from the owner), within
     the account's limits (`check_room_allowance`)."""
     name = name.strip()
     if not name:
         raise RoomError(_("Give the room a name."), field="name")
+    starting_points = starting_points or DEFAULT_START_POINTS
+    rounds_per_match = rounds_per_match or DEFAULT_ROUNDS
     _check_settings(seat_count, timeout_seconds)
+    _check_game(game_kind, trump_preset, seat_count, starting_points, rounds_per_match)
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()  # one at a time
         check_room_allowance(owner)
@@ -202,6 +243,10 @@ def create_room(
             timeout_seconds=timeout_seconds,
             is_public=is_public,
             stamps_enabled=stamps_enabled,
+            game_kind=game_kind,
+            trump_preset=trump_preset,
+            starting_points=starting_points,
+            rounds_per_match=rounds_per_match,
         )
         Membership.objects.create(room=room, user=owner, seat_index=0)
     return room
@@ -315,10 +360,16 @@ def update_room_settings(
     stamps_enabled: bool = True,
     house_rules: Mapping[str, Any] | None = None,
     house_base: str = "",
+    game_kind: str | None = None,
+    trump_preset: str | None = None,
+    starting_points: int | None = None,
+    rounds_per_match: int | None = None,
 ) -> Room:
     """The owner changes the room between games. Seats cannot vanish under people.
     `house_rules` (None: unchanged) take effect from the next game (G1); a change ends
-    the running session (H14.6)."""
+    the running session (H14.6). Changing the game, the preset or a trump setting ends
+    the running trump match (T1.1, T17.5): the next round starts a new one. Omitted game
+    settings stay."""
     name = name.strip()
     if not name:
         raise RoomError(_("Give the room a name."), field="name")
@@ -340,6 +391,17 @@ def update_room_settings(
                 % {"seat": highest + 1, "count": highest + 1},
                 field="seat_count",
             )
+        game = {
+            "game_kind": game_kind or room.game_kind,
+            "trump_preset": trump_preset or room.trump_preset,
+            "starting_points": starting_points or room.starting_points,
+            "rounds_per_match": rounds_per_match or room.rounds_per_match,
+        }
+        _check_game(seat_count=seat_count, **game)
+        if any(getattr(room, key) != value for key, value in game.items()):
+            room.trump_match = None  # T1.1: a change ends the running match
+        for key, value in game.items():
+            setattr(room, key, value)
         turned_private = room.is_public and not is_public
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public

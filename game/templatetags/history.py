@@ -26,9 +26,30 @@ def card_parts(code: str) -> tuple[str, str]:
     return colour, GLYPHS.get(face, face)
 
 
+# Trump Dobon's playing cards (S1 … C13, JK) never share a first letter with a Dobon UNO
+# code (R B G Y W): the chip is told apart by its code, as static/js/cards.js does.
+SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANKS = {"1": "A", "11": "J", "12": "Q", "13": "K"}
+
+
+def is_trump_card(code: str) -> bool:
+    return code == "JK" or (code[:1] in SUIT_GLYPHS and code[1:].isdigit())
+
+
+def trump_chip(code: str) -> SafeString:
+    suit = "JK" if code == "JK" else code[0]
+    text = "JK" if code == "JK" else SUIT_GLYPHS[suit] + RANKS.get(code[1:], code[1:])
+    return format_html(
+        '<span class="card-chip tchip s-{}" title="{}" data-card="{}">{}</span>',
+        suit, code, code, text,
+    )
+
+
 @register.filter
 def card(code: str) -> SafeString:
     """The chip `cardChip` draws in the browser, rendered on the server."""
+    if is_trump_card(code):
+        return trump_chip(code)
     colour, glyph = card_parts(code)
     return format_html(
         '<span class="card-chip card-chip--{}" title="{}" data-card="{}">{}</span>',

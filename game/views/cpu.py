@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from game.forms import CpuLevelForm, CpuSeatForm
+from game.forms import CpuSeatForm, SoloGameForm
 from game.models import CpuLevel, cpu_display_name
 from game.services import cpu, play, rooms
 from game.services.rooms import RoomError
@@ -62,14 +62,16 @@ def remove_cpu(request: HttpRequest, room_id: int, seat_index: int) -> HttpRespo
 @require_POST
 def play_against_cpu(request: HttpRequest) -> HttpResponse:
     """One click from the lobby: a private room with three CPU players, game started."""
-    form = CpuLevelForm(request.POST)
+    form = SoloGameForm(request.POST)
     level = form.cleaned_data["level"] if form.is_valid() else None
     if level is None:
         messages.error(request, _("Choose a CPU level: easy, normal or strong."))
         return redirect("game:lobby")
     try:
         person = cast("User", request.user)  # login_required: a signed-in user
-        game = cpu.start_game_against_cpus(person, level)
+        game_kind, preset = form.cleaned_data["game"]
+        game = cpu.start_game_against_cpus(person, level, game_kind=game_kind,
+                                           trump_preset=preset)
     except (RoomError, play.PlayError) as exc:
         messages.error(request, exc.message)
         return redirect("game:lobby")

@@ -127,7 +127,8 @@ def _frames(game: Game, events: list[GameEvent]) -> list[Frame] | None:
     if not game.initial_state:
         return None
     try:
-        return rebuild(game.initial_state, selectors.versions_of(events), keep_states=False)
+        return rebuild(game.initial_state, selectors.versions_of(events), keep_states=False,
+                       game_kind=game.game_kind)
     except (ReplayError, ValueError, KeyError) as exc:
         # An old log the engine no longer reproduces: show the timeline without replay.
         game.replay_error = str(exc)  # type: ignore[attr-defined]
@@ -188,7 +189,9 @@ def replay_labels() -> dict[str, Any]:
         "points": _("points"), "turn": _("on turn"), "chooser": _("choosing a colour"),
         "target": _("dobon'd"), "declarer": _("DOBON!"), "winner": _("winner"),
         "colors": {code: str(name) for code, name in present.COLOR_NAMES.items()},
+        "suit": _("suit"), "auction": _("auction"),
         "phases": {
+            "auction": _("auction"),
             "turn": _("playing"), "color": _("choosing a colour"),
             "agari_wait": _("waiting for dobon"), "dobon_wait": _("dobon declared"),
             "return_wait": _("waiting for a return"), "finished": _("game over"),
@@ -226,6 +229,8 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             "room": {"id": game.room_id, "name": game.room.name},
             "number": game.number,
             "status": game.status,
+            "game_kind": game.game_kind,
+            "preset": game.preset or None,
             "rate": game.rate,
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
@@ -270,7 +275,9 @@ def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
     R3.2's first player (not the seat on turn at version 0: present.first_player_of)."""
     return {
         "hands": state["hands"],
-        "first_card": state["discards"][-1] if state.get("discards") else None,
+        # trump Dobon keeps its field card apart from the discards under it
+        "first_card": state["top"] if "top" in state
+        else state["discards"][-1] if state.get("discards") else None,
         "deck": state["deck"],  # deck[0] is drawn first
         "first_player": present.first_player_of(state),
         "direction": state.get("direction"),
@@ -288,7 +295,13 @@ def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
 def leaderboard(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         raise _LoginFirst
-    page = selectors.leaderboard_page(request.GET.get("page"))
+    board = request.GET.get("game")
+    board = board if board in selectors.BOARDS else "dobon_uno"
+    if board == "dobon_uno":
+        page: Any = selectors.leaderboard_page(request.GET.get("page"))
+    else:  # a trump preset's own board: its points never mix with Dobon UNO's
+        page = selectors.trump_leaderboard_page(board.removeprefix("trump_"),
+                                                request.GET.get("page"))
     first_rank = (page.number - 1) * selectors.LEADERS_PER_PAGE + 1
     rows = [(first_rank + i, s) for i, s in enumerate(page.object_list)]
     context = {
@@ -296,5 +309,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "rows": rows,
         "min_games": selectors.LEADERBOARD_MIN_GAMES,
         "title": _("Leaderboard"),
+        "board": board,
+        "boards": [("dobon_uno", _("Dobon UNO")), ("trump_au", _("Trump Dobon (au)")),
+                   ("trump_standard", _("Trump Dobon (standard)"))],
     }
     return render(request, "game/history/leaderboard.html", context)

@@ -4,6 +4,7 @@ game.services.rooms and renders or redirects with a message."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,8 +19,8 @@ from django.views.decorators.http import require_POST
 from game import house_text
 from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
 from game.models import CpuLevel, Membership, Room
+from game.services import engines, rooms
 from game.services import house as house_service
-from game.services import rooms
 from game.services.rooms import RoomError
 
 PUBLIC_ROOMS_PER_PAGE = 20
@@ -95,6 +96,25 @@ def create_room(request: HttpRequest) -> HttpResponse:
     return render(request, "game/room_form.html", {"form": form})
 
 
+def trump_match_lines(room: Room, by_seat: dict[int, Any]) -> dict[str, Any] | None:
+    """The room's trump match (T17) as the room page shows it: round, over, and each
+    seat's total and place, best first."""
+    info = engines.of(room).match_info(room)
+    if info is None:
+        return None
+    room_seats = info["room_seats"]
+    places = dict((seat, place) for seat, place in info["standing"])
+    lines = []
+    for seat, total in enumerate(info["totals"]):
+        member = by_seat.get(room_seats[seat]) if seat < len(room_seats) else None
+        name = member.display_name if member is not None else "—"
+        lines.append({"name": name, "total": total, "place": places.get(seat),
+                      "wins": info["wins"][seat]})
+    lines.sort(key=lambda line: (line["place"] or 99, line["name"]))
+    return {"round": info["round"], "over": info["over"], "lines": lines,
+            "number": info["number"], "preset": info["preset"], "settings": info["settings"]}
+
+
 # Session key: the match form's entries and its error, from a refused start to the room page.
 MATCH_FORM = "match_form"
 
@@ -110,6 +130,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
     invite_url = reverse("game:join", args=[room.invite_code])
     context = {
         "room": room,
+        "trump_match": trump_match_lines(room, by_seat),
         "seats": [Seat(i, by_seat.get(i)) for i in range(room.seat_count)],
         "members": members,
         "my_membership": mine,

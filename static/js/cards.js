@@ -9,6 +9,7 @@
 
 import { el } from "./dom.js";
 import { LANG, T } from "./table/strings.js";
+import { trumpChip } from "./trumpcards.js";
 
 const COLOR_ORDER = "RBGY";
 const FACE_ORDER = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2", "F"];
@@ -103,6 +104,8 @@ export function cardBack(small = false) {
 
 /** A small chip: `<span class="card-chip card-chip--R" title="R5" data-card="R5">5</span>`. */
 export function cardChip(code) {
+  // Trump Dobon's codes (S1 … C13, JK) share no first letter with Dobon UNO's.
+  if (code === "JK" || /^[SHDC]\d/.test(code)) return trumpChip(code);
   const node = el("span", `card-chip card-chip--${colorOf(code) || "W"}`, glyphOf(code));
   node.title = code;
   node.dataset.card = code;

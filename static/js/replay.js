@@ -5,6 +5,7 @@
 
 import { cardChip, cardChips } from "./cards.js";
 import { el } from "./dom.js";
+import { SUIT_GLYPH } from "./trumpcards.js";
 
 const PLAY_MS = 900;
 
@@ -26,7 +27,12 @@ function renderCentre(table, labels) {
     box.append(dd);
     facts.append(box);
   };
-  add(labels.colour, table.color ? labels.colors[table.color] : "—", "replay-colour");
+  if (table.preset) {  // trump Dobon: the field suit (au a letter, standard a list)
+    const suits = Array.isArray(table.suit) ? table.suit : table.suit ? [table.suit] : [];
+    add(labels.suit, suits.map((s) => SUIT_GLYPH[s]).join(" ") || "—", "replay-suit");
+  } else {
+    add(labels.colour, table.color ? labels.colors[table.color] : "—", "replay-colour");
+  }
   add(labels.direction, table.direction === 1 ? labels.clockwise : labels.counter, null);
   add(labels.deck, table.deck_count, "replay-deck");
   if (table.pending_draw) add(labels.stack, `+${table.pending_draw}`, "replay-stack");

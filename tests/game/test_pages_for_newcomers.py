@@ -43,3 +43,20 @@ def test_how_to_play_is_linked_from_the_header_and_the_table(client, alice):
     # The table comes first on the room page, the room management after it.
     assert html.index('data-testid="live-table"') < html.index('id="room-panel"')
     assert f'data-start-url="{reverse("game:start", args=[room.pk])}"' in html
+
+
+def test_the_site_names_itself_dobon_and_dobon_uno_stays_a_game(client, alice):
+    """Issue #18: the site has two games; its own name (header, titles, landing) is
+    Dobon, while Dobon UNO remains the name of one of its games."""
+    ja = client.get(reverse("game:lobby")).content.decode()
+    assert '<a class="brand" href="/">ドボン</a>' in ja
+    assert "· ドボン</title>" in ja and '<h1 id="hero-title">ドボン</h1>' in ja
+    assert "ドボン UNO とトランプ・ドボン" in ja and 'data-testid="landing-trump"' in ja
+    client.cookies["django_language"] = "en"
+    en = client.get(reverse("game:lobby")).content.decode()
+    assert '<a class="brand" href="/">Dobon</a>' in en and "· Dobon</title>" in en
+    assert "Dobon UNO and trump Dobon" in en
+    client.force_login(alice)
+    lobby = client.get(reverse("game:lobby")).content.decode()
+    assert '<option value="dobon_uno" selected>Dobon UNO</option>' in lobby
+    assert '<a class="brand" href="/">Dobon</a>' in lobby

@@ -14,8 +14,13 @@ import { TableSocket } from "./socket.js";
 import { Sound, vibrate } from "./sound.js";
 import { STAMPS, renderStamps, sendStamp, showStamp } from "./stamps.js";
 import { T } from "./strings.js";
+import { SUIT_KEYS, renderTrumpActions, renderTrumpCenter, renderTrumpHand, trumpTap } from "./trump.js";
+import { trumpCard } from "../trumpcards.js";
+import { TT } from "./trumpstrings.js";
 
 const KEYS = { d: "draw", t: "take", p: "pass", b: "dobon", r: "return", n: "decline", e: "play" };
+// Trump Dobon adds last one and 役; its dobon buttons may carry a count (dobon-2).
+const TRUMP_KEYS = { ...KEYS, l: "last_one", y: "yaku" };
 const COLOR_KEYS = { 1: "R", 2: "B", 3: "G", 4: "Y" };
 const LOG_LIMIT = 60;
 const SPOKEN_LIMIT = 8;
@@ -59,6 +64,15 @@ export class TableApp {
     this.socket.connect();
   }
 
+  /** Whether the table plays trump Dobon: the frame's game kind, else the room's. */
+  get trump() {
+    const kind = (this.state && this.state.view && this.state.game_kind) || (this.room && this.room.game_kind);
+    return kind === "trump_dobon";
+  }
+
+  /** A face-up card of the table's game. */
+  face(code) { return this.trump ? trumpCard(code) : cardElement(code); }
+
   // -- wiring -------------------------------------------------------------------------------
 
   wire() {
@@ -66,7 +80,13 @@ export class TableApp {
     this.ui["help-open"].addEventListener("click", () => this.openHelp());
     this.ui["help-close"].addEventListener("click", () => this.closeHelp());
     this.ui.help.addEventListener("click", (e) => { if (e.target === this.ui.help) this.closeHelp(); });
-    this.ui["help-keys"].replaceChildren(...[...T.keys, ...H.keys].flatMap(([k, text]) => {
+    this.helpKeys();
+  }
+
+  /** The keyboard help: the table's keys, and trump Dobon's own or the house rules' keys. */
+  helpKeys() {
+    const keys = this.trump ? [...T.keys, ...TT.keys] : [...T.keys, ...H.keys];
+    this.ui["help-keys"].replaceChildren(...keys.flatMap(([k, text]) => {
       const dt = document.createElement("dt");
       const kbd = document.createElement("kbd");
       kbd.textContent = k;
@@ -75,11 +95,6 @@ export class TableApp {
       dd.textContent = text;
       return [dt, dd];
     }));
-    this.showSound();
-    const form = this.ui["start-form"];
-    if (form) form.addEventListener("submit", (e) => { e.preventDefault(); this.startNextGame(); });
-    document.addEventListener("keydown", (e) => this.key(e));
-    window.addEventListener("resize", () => { fitHand(this.ui.hand); this.fitFelt(); });
   }
 
   /** The owner's start button follows the live seating: two seated players or more. */
@@ -190,15 +205,30 @@ export class TableApp {
     const playing = view && view.seat !== null && view.seat !== undefined;
     const phase = !view ? "waiting" : view.phase === "finished" ? "finished" : playing ? "playing" : "watching";
     this.table.dataset.phase = phase;
-    this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
-    renderRulesChip(this);
+    const trump = this.trump;
+    this.table.dataset.game = trump ? "trump_dobon" : "dobon_uno";
+    if (trump) {
+      const preset = (this.state && this.state.preset) || (this.room && this.room.preset);
+      // Short in the bar (a phone's bar has no room for more); the whole name as its title.
+      this.ui.rate.textContent = TT.presetShort[preset] || "";
+      this.ui.rate.title = TT.presets[preset] || "";
+    } else {
+      this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
+      renderRulesChip(this);  // house rules: Dobon UNO only
+    }
     renderSeats(this);
-    renderCenter(this);
-    renderHand(this, view);
+    if (trump) {
+      renderTrumpCenter(this);
+      renderTrumpHand(this, view);
+    } else {
+      renderCenter(this);
+      renderHand(this, view);
+    }
     // The page's first Tab stop leads to the hand only while there is one to reach.
     const skip = document.querySelector('.skip-link[href="#hand"]');
     if (skip) skip.hidden = !(playing && view.hand && view.hand.length);
-    renderActions(this, view);
+    if (trump) renderTrumpActions(this, view);
+    else renderActions(this, view);
     renderSettlement(this);
     renderStamps(this);
     this.renderStatus();
@@ -264,10 +294,11 @@ export class TableApp {
     const watching = view && mine === null && view.phase !== "finished";
     // A program playing your seat (a token socket of yours) is said on your own bar too.
     const me = this.myKind() === "program" ? `${this.me} · ${T.program}` : this.me;
-    this.ui["me-name"].textContent = mine !== null ? `${me} · ${T.cards(view.hand.length)}`
+    this.ui["me-name"].textContent = mine !== null ? `${me} · ${T.cards(view.hand.length)}${this.myTotal()}`
       : watching ? `${me} · ${T.watching}` : me;
     let turn = "";
-    if (view && view.phase !== "finished") {
+    if (view && view.phase === "auction") turn = TT.auction;
+    else if (view && view.phase !== "finished") {
       const house = turnText(view, mine, name); // H6.4's swap choice
       if (house) turn = house;
       else if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
@@ -275,6 +306,13 @@ export class TableApp {
     }
     this.ui.turn.textContent = turn;
     this.ui.me.classList.toggle("my-turn", Boolean(view) && mine !== null && (view.turn === mine || view.chooser === mine));
+  }
+
+  /** Trump Dobon: " · total 980", your running match total (T17); "" otherwise. */
+  myTotal() {
+    if (!this.trump || !this.room || !this.room.seats) return "";
+    const seat = this.room.seats.find((s) => s && s.username === this.me);
+    return seat && seat.points !== null && seat.points !== undefined ? ` · ${TT.myTotal(seat.points)}` : "";
   }
 
   playerName(seat) {
@@ -305,7 +343,8 @@ export class TableApp {
   }
 
   log(event) {
-    const entry = logEntry(event, (seat) => this.playerName(seat));
+    const entry = logEntry(event, (seat) => this.playerName(seat),
+      this.trump ? (this.state && this.state.preset) || "au" : false);
     this.ui.log.prepend(entry);
     this.keepLog();
     if (SPOKEN.has(event.type)) this.say(entry.textContent);
@@ -386,10 +425,10 @@ export class TableApp {
     if (!live) return;
     for (const e of events) {
       if (e.type === "play") {
-        fly(cardElement(e.cards[e.cards.length - 1]), this.seatElement(e.seat), this.ui.pile);
+        fly(this.face(e.cards[e.cards.length - 1]), this.seatElement(e.seat), this.ui.pile);
         this.sound.play(e.cut_in ? "cutin" : "play");
         if (e.cut_in) pulse(this.ui.pile, "shake");
-        const face = e.cards[0].slice(1);
+        const face = this.trump ? "" : e.cards[0].slice(1);
         if (face === "R") pulse(this.ui.direction, "spin");
         if (face === "+2" || e.cards[0] === "W+4" || face === "S") pulse(this.ui.stack.hidden ? this.ui.pile : this.ui.stack);
       } else if (e.type === "draw" || e.type === "take") {
@@ -434,14 +473,16 @@ export class TableApp {
     // Until the next state: no second click, so no confusing refusal for a double tap.
     this.pending = true;
     this.selected = [];
+    this.trumpChoice = null;
     this.pendingTimer = setTimeout(() => { this.pending = false; this.render(); }, PENDING_MS);
     this.render();
   }
 
   tapCard(index) {
     if (this.pending || !this.state || !this.state.view) return;
-    const result = tapResult(this, index);
+    const result = this.trump ? trumpTap(this, index) : tapResult(this, index);
     if (result.action) this.act(result.action);
+    else if (result.rendered) this.render();
     else if (result.select) {
       this.selected = result.select;
       this.render();
@@ -512,7 +553,11 @@ export class TableApp {
     if (e.shiftKey && digit) { e.preventDefault(); sendStamp(this, STAMPS[Number(digit[1]) - 1]); return; }
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (k === "?") { e.preventDefault(); this.openHelp(); return; }
-    if (k === "Escape") { if (this.selected.length) this.clearSelection(); return; }
+    if (k === "Escape") {
+      if (this.trumpChoice) { this.trumpChoice = null; this.render(); }
+      if (this.selected.length) this.clearSelection();
+      return;
+    }
     if (k === "m") { this.toggleSound(); return; }
     if (k === "h") { e.preventDefault(); this.focusHand(0); return; }
     if ((k === "ArrowLeft" || k === "ArrowRight" || k === "Home" || k === "End") && this.ui.hand.contains(document.activeElement)) {
@@ -523,9 +568,13 @@ export class TableApp {
       this.focusHand(Math.max(0, Math.min(cards.length - 1, to)));
       return;
     }
-    const target = (KEYS[k] ? this.ui.actions.querySelector(`[data-action="${KEYS[k]}"]`)
-      : COLOR_KEYS[k] ? this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`) : null)
-      || (/^[1-8]$/.test(k) ? this.ui.actions.querySelector(`[data-key="${k}"]`) : null); // H6.4 swap targets
+    const keys = this.trump ? TRUMP_KEYS : KEYS;
+    const act = keys[k];
+    let target = act ? this.ui.actions.querySelector(`[data-action="${act}"]`) : null;
+    if (!target && act && this.trump) target = this.ui.actions.querySelector(`[data-action^="${act}"]`);
+    if (!target && this.trump && SUIT_KEYS[k]) target = this.ui.actions.querySelector(`[data-suit="${SUIT_KEYS[k]}"]`);
+    else if (!target && !this.trump && COLOR_KEYS[k]) target = this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`);
+    if (!target && !this.trump && /^[1-8]$/.test(k)) target = this.ui.actions.querySelector(`[data-key="${k}"]`); // H6.4 swap targets
     if (target && !target.disabled) {
       e.preventDefault();
       target.click();
@@ -537,7 +586,9 @@ export class TableApp {
     if (cards.length) cards[Math.min(index, cards.length - 1)].focus();
   }
 
+    this.helpKeys();
   openHelp() {
+    this.helpKeys();  // the game may have changed since the page opened (trump keys)
     if (!this.helpTrap) {
       // Focus that escapes the open dialog (a click behind it, a screen reader's jump) returns.
       this.helpTrap = true;

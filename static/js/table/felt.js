@@ -3,6 +3,7 @@
 
 import { cardBack, cardElement, cardLabel, handPoints } from "../cards.js";
 import { el } from "../dom.js";
+import { handValue, trumpCard } from "../trumpcards.js";
 import { T } from "./strings.js";
 
 const RING = 2 * Math.PI * 20;
@@ -49,7 +50,7 @@ function position(li, at) {
   li.dataset.edge = at.x < 25 ? "left" : at.x > 75 ? "right" : "middle";
 }
 
-function plate({ name, kind, count, online, acting, points, revealed, me }) {
+function plate({ name, kind, count, online, acting, points, revealed, me, preset, total }) {
   const li = el("li", `seat-plate${acting ? " acting" : ""}${me ? " seat-me" : ""}${online === false ? " offline" : ""}`);
   li.dataset.name = name;
   if (acting) li.append(ring());
@@ -66,11 +67,13 @@ function plate({ name, kind, count, online, acting, points, revealed, me }) {
     hand.append(backs, el("span", "seat-count-n", T.cards(count)));
     li.append(hand);
   }
-  if (points !== null && points !== undefined) li.append(el("span", "seat-points", T.points(points)));
+  if (points !== null && points !== undefined) li.append(el("span", "seat-points", total ? String(points) : T.points(points)));
   if (revealed) {
     const shown = el("span", "seat-revealed");
     shown.dataset.seatHand = "revealed";
-    shown.append(...revealed.map((c) => cardElement(c)), el("span", "seat-revealed-points", `${handPoints(revealed)}`));
+    const face = preset ? (c) => trumpCard(c) : (c) => cardElement(c);
+    const value = preset ? handValue(revealed, preset) : handPoints(revealed);
+    shown.append(...revealed.map(face), el("span", "seat-revealed-points", `${value}`));
     li.append(shown);
   }
   li.setAttribute("aria-label", `${name}${count !== null && count !== undefined ? `: ${T.cards(count)}` : ""}${acting ? ` (${T.acting})` : ""}${online === false ? ` (${T.offline})` : ""}`);
@@ -94,10 +97,13 @@ export function renderSeats(app) {
       const p = (state.players || []).find((x) => x.seat === seat) || { username: `#${seat + 1}` };
       const offset = (seat - base + n) % n;
       const actor = view.turn !== null ? view.turn : view.chooser;
+      const shown = view.revealed && view.revealed[seat] && seat !== mine;
+      // Trump views list [] for a seat that revealed nothing (yet): nothing to show.
+      const revealed = shown && (!view.preset || view.revealed[seat].length) ? view.revealed[seat] : null;
       const li = plate({
         name: p.username, kind: p.kind, count: view.hand_counts[seat], online: p.kind === "cpu" ? true : isOnline(p.username),
         acting: actor === seat, points: points.get(p.username), me: seat === mine,
-        revealed: view.revealed && view.revealed[seat] && seat !== mine ? view.revealed[seat] : null,
+        revealed, preset: view.preset || null, total: Boolean(view.preset),
       });
       li.dataset.seat = seat;
       if (seat === mine) continue; // you are the bar below the felt
@@ -112,7 +118,7 @@ export function renderSeats(app) {
       const offset = (index - base + n) % n;
       if (offset === 0 && myIndex >= 0) return;
       const li = s
-        ? plate({ name: s.username, kind: s.kind, count: null, online: s.kind === "cpu" ? true : isOnline(s.username), points: s.points })
+        ? plate({ name: s.username, kind: s.kind, count: null, online: s.kind === "cpu" ? true : isOnline(s.username), points: s.points, total: room.game_kind === "trump_dobon" })
         : plate({ name: T.free, count: null });
       if (!s) li.classList.add("seat-empty");
       position(li, place(offset, n, portrait));

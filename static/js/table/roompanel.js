@@ -10,6 +10,7 @@ const FETCHED = [
   ["#room-panel", "room-seats"],
   ["#room-panel", "seats-note"],
   ["#room-panel", "room-owner"],
+  ["#room-panel", "trump-match"],
   ["#standings", "room-standings"],
 ];
 

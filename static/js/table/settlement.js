@@ -5,6 +5,8 @@ import { cardElement, cardsLabel, handPoints } from "../cards.js";
 import { el } from "../dom.js";
 import { sessionLines } from "./house.js";
 import { T, signed } from "./strings.js";
+import { renderTrumpSettlement } from "./trump.js";
+import { TT } from "./trumpstrings.js";
 
 /** {result, names, hands, url} for the game just finished, or the room's last one. */
 export function settlementData(app) {
@@ -80,6 +82,10 @@ export function renderSettlement(app) {
     box.replaceChildren();
     return;
   }
+  if (data.result.score_order) {  // a trump Dobon round (docs/trump-engine.md, T20.7)
+    box.replaceChildren(...renderTrumpSettlement(app, data), settlementFoot(app, data));
+    return;
+  }
   const { result, names, hands } = data;
   const name = (seat) => names[seat] || `#${seat + 1}`;
   const title = el("h2", "settle-title");
@@ -144,10 +150,15 @@ export function renderSettlement(app) {
   const totalLine = el("p", "settle-sum", sums.total);
   totalLine.dataset.testid = "settle-sum";
   totalLine.hidden = !sums.total;
+  const foot = settlementFoot(app, data);
+  box.replaceChildren(title, foot, table, totalLine, payments, ...sessionLines(app), meta);
+}
 
+/** The owner's next-game button, the match's results and the game's record. */
+function settlementFoot(app, data) {
   const foot = el("div", "settle-foot");
   if (app.isOwner && app.startUrl) {
-    const next = el("button", "button primary big", T.nextGame);
+    const next = el("button", "button primary big", data.result.score_order ? TT.nextRound : T.nextGame);
     next.type = "button";
     next.dataset.testid = "next-game";
     if (app.starting) next.disabled = true;
@@ -167,5 +178,5 @@ export function renderSettlement(app) {
     a.href = data.url;
     foot.append(a);
   }
-  box.replaceChildren(title, foot, table, totalLine, payments, ...sessionLines(app), meta);
+  return foot;
 }
