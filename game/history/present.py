@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from game.history.replay import Frame
 from game.models import Game, GamePlayer
 from game.rules import Game as Engine
+from game.rules import registry
 from game.services.history import is_cpu_seat
 
 RESULT_KINDS = {
@@ -213,6 +214,10 @@ def first_player_of(initial_state: dict[str, Any]) -> int | None:
     >>> state["turn"], first_player_of(state)
     (2, 1)
     """
+    if "preset" in initial_state:  # trump Dobon: its engine records the first player
+        trump: Any = registry.load(registry.TRUMP_DOBON, initial_state)
+        first: int | None = trump.first_player
+        return first
     engine = Engine.from_dict(initial_state)
     seen = (engine.turn, engine.chooser, engine.direction)
     for seat in range(engine.players):
