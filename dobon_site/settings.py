@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from dobon_site.env import env_bool, env_int, env_list, env_str
+from dobon_site.env import channel_prefix, env_bool, env_int, env_list, env_str
 from dobon_site.security import (
     check_origins,
     check_secret_key,
@@ -163,6 +163,10 @@ STORAGES = {
 }
 
 REDIS_URL = env_str("REDIS_URL")
+# Redis pub/sub channels ignore the database number: two sites on one Redis server would
+# hear each other's groups. Each site's channel names start with this prefix (by default
+# one per Redis database number).
+DOBON_CHANNEL_PREFIX = env_str("DOBON_CHANNEL_PREFIX") or channel_prefix(REDIS_URL)
 
 # "pubsub" (default): one PUBLISH per group send, at most once; clients resync by version.
 # "core": channels-redis' lists and sorted sets, about 14 Redis commands per group send.
@@ -172,7 +176,10 @@ if REDIS_URL and DOBON_CHANNEL_LAYER == "pubsub":
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # No socket timeout: the subscriber connection is quiet between messages.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "prefix": DOBON_CHANNEL_PREFIX,
+            },
         }
     }
 elif REDIS_URL:
@@ -192,6 +199,7 @@ elif REDIS_URL:
                 ],
                 "capacity": 1500,
                 "expiry": 30,
+                "prefix": DOBON_CHANNEL_PREFIX,
             },
         }
     }
