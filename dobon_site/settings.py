@@ -251,6 +251,23 @@ DOBON_WS_MAX_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_SOCKETS_PER_USER", 8)
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.
 DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
+# Admission before any database work (game/live/admission.py), per server process:
+# open sockets per client address (4410), new handshakes per second per address (4411,
+# bursts up to the same number) and open sockets in the process (4503). The address is
+# the peer's, or behind DOBON_PROXY_COUNT proxies the X-Forwarded-For entry that many
+# from the right.
+DOBON_WS_MAX_SOCKETS_PER_ADDRESS = env_int("DOBON_WS_MAX_SOCKETS_PER_ADDRESS", 64)
+DOBON_WS_HANDSHAKES_PER_SECOND = env_int("DOBON_WS_HANDSHAKES_PER_SECOND", 20)
+DOBON_WS_MAX_SOCKETS_PER_PROCESS = env_int("DOBON_WS_MAX_SOCKETS_PER_PROCESS", 5000)
+# Sockets of non-members watching one room, over every process; the next is closed (4412).
+DOBON_WS_MAX_WATCHERS_PER_ROOM = env_int("DOBON_WS_MAX_WATCHERS_PER_ROOM", 300)
+# At most one presence frame per room in this many seconds (changes meanwhile share it).
+DOBON_WS_PRESENCE_SECONDS = float(env_str("DOBON_WS_PRESENCE_SECONDS", "1"))
+# Every this many seconds a server process moves its long-lived objects out of the
+# garbage collector's reach (gc.freeze), and every DOBON_GC_FULL_SECONDS it collects
+# everything once (game/live/memory.py); 0 switches both off.
+DOBON_GC_FREEZE_SECONDS = float(env_str("DOBON_GC_FREEZE_SECONDS", "60"))
+DOBON_GC_FULL_SECONDS = float(env_str("DOBON_GC_FULL_SECONDS", "600"))
 # Threads per process for the sockets' database work: reads (connect, sync) and moves
 # run on separate pools, so a flood of reads cannot queue in front of a move.
 DOBON_WS_READ_THREADS = env_int("DOBON_WS_READ_THREADS", 2)
