@@ -1,5 +1,6 @@
-"""Template helpers of the match-history pages: cards drawn as small CSS cards, signed
-points, and the room page's standings panel."""
+"""Template helpers of the match-history pages: cards drawn as small chips (the markup of
+`cardChip` in static/js/cards.js, styled by static/css/cards.css), signed points, and the
+room page's standings panel."""
 
 from __future__ import annotations
 
@@ -14,22 +15,27 @@ from game.services.history import can_read_history, is_cpu_seat, room_standings
 
 register = template.Library()
 
-SYMBOLS = {"S": "⊘", "R": "⇄", "+2": "+2", "F": "F"}
+# The glyph of every face that is not a digit; a wild's face is its whole code. The same
+# map as GLYPH in static/js/cards.js (tests/game/test_card_glyphs.py keeps them equal).
+GLYPHS = {"S": "⊘", "R": "⇄", "+2": "+2", "F": "F", "W": "W", "W+4": "+4"}
 
 
 def card_parts(code: str) -> tuple[str, str]:
-    """(colour class, face) of a card code (RULES.md R2): "R5" → ("R", "5")."""
-    if code.startswith("W"):
-        return "W", "+4" if code == "W+4" else "W"
-    colour, rest = code[:1], code[1:]
-    return colour, SYMBOLS.get(rest, rest)
+    """(colour, glyph) of a card code (RULES.md R2): "R5" → ("R", "5"), "W+4" → ("W", "+4")."""
+    colour, face = ("W", code) if code.startswith("W") else (code[:1], code[1:])
+    return colour, GLYPHS.get(face, face)
 
 
 @register.filter
 def card(code: str) -> SafeString:
-    colour, face = card_parts(code)
+    """The chip `cardChip` draws in the browser, rendered on the server."""
+    colour, glyph = card_parts(code)
     return format_html(
-        '<span class="card card--{}" title="{}" data-card="{}">{}</span>', colour, code, code, face
+        '<span class="card-chip card-chip--{}" title="{}" data-card="{}">{}</span>',
+        colour,
+        code,
+        code,
+        glyph,
     )
 
 
@@ -38,7 +44,8 @@ def cards(codes: list[str] | None) -> SafeString:
     if not codes:
         return SafeString("")
     return format_html(
-        '<span class="cards">{}</span>', format_html_join("", "{}", ((card(c),) for c in codes))
+        '<span class="card-chips">{}</span>',
+        format_html_join("", "{}", ((card(c),) for c in codes)),
     )
 
 

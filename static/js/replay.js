@@ -3,35 +3,10 @@
 // them in #replay-data; this module only draws the table of the chosen step.
 // Previous / next / play buttons, a slider, and the keys ← → Home End Space.
 
-const SYMBOLS = { S: "⊘", R: "⇄", "+2": "+2", F: "F" };
+import { cardChip, cardChips } from "./cards.js";
+import { el } from "./dom.js";
+
 const PLAY_MS = 900;
-
-function cardParts(code) {
-  if (code.startsWith("W")) return ["W", code === "W+4" ? "+4" : "W"];
-  const rest = code.slice(1);
-  return [code[0], SYMBOLS[rest] ?? rest];
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-function cardElement(code) {
-  const [colour, face] = cardParts(code);
-  const node = el("span", `card card--${colour}`, face);
-  node.title = code;
-  node.dataset.card = code;
-  return node;
-}
-
-function cardRow(codes) {
-  const row = el("span", "cards");
-  for (const code of codes) row.append(cardElement(code));
-  return row;
-}
 
 function signed(n) {
   return n > 0 ? `+${n}` : n === 0 ? "±0" : `−${-n}`;
@@ -40,7 +15,7 @@ function signed(n) {
 function renderCentre(table, labels) {
   const centre = el("div", "replay-centre");
   const top = el("div", "replay-top");
-  top.append(el("span", "muted small", labels.top), cardElement(table.top));
+  top.append(el("span", "muted small", labels.top), cardChip(table.top));
   centre.append(top);
   const facts = el("dl", "replay-facts");
   const add = (name, value, testid) => {
@@ -83,7 +58,7 @@ function renderSeat(table, seat, data) {
   head.append(points);
   if (table.result) head.append(el("span", "points", signed(table.result.deltas[seat])));
   item.append(head);
-  const hand = cardRow(table.hands[seat]);
+  const hand = cardChips(table.hands[seat]);
   hand.dataset.testid = `replay-hand-${seat}`;
   item.append(hand);
   return item;
@@ -93,12 +68,12 @@ function renderLines(frame) {
   const box = el("ul", "replay-lines");
   for (const line of frame.lines) {
     const item = el("li", `line kind-${line.kind}${line.quiet ? " quiet" : ""}`, `${line.text} `);
-    if (line.cards.length) item.append(cardRow(line.cards));
+    if (line.cards.length) item.append(cardChips(line.cards));
     box.append(item);
   }
   if (frame.drawn.length) {
     const item = el("li", "line quiet", "↳ ");
-    item.append(cardRow(frame.drawn));
+    item.append(cardChips(frame.drawn));
     box.append(item);
   }
   return box;

@@ -1,6 +1,6 @@
 // Entry point of the room page's live table (no build step: plain ES modules).
 import { TableApp } from "./table/app.js";
-import { cardLabel } from "./table/cards.js";
+import { cardLabel } from "./cards.js";
 
 const root = document.getElementById("table");
 if (root && root.dataset.wsUrl) {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { cardPoints, handPoints, identical, sortCards } from "../../static/js/table/cards.js";
+import { cardPoints, handPoints, identical, sortCards } from "../../static/js/cards.js";
 import { matchingPlay, reasonFor, tapResult } from "../../static/js/table/hand.js";
 import { eventText } from "../../static/js/table/log.js";
 

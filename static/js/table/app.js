@@ -2,7 +2,7 @@
 // to one in-memory table, renders from that state, animates from the events the frame
 // carries, and turns taps and keys into actions.
 
-import { cardBack, cardElement } from "./cards.js";
+import { cardBack, cardElement } from "../cards.js";
 import { renderCenter, renderSeats, setRing } from "./felt.js";
 import { fitHand, renderActions, renderHand, tapResult } from "./hand.js";
 import { logEntry } from "./log.js";

@@ -1,15 +1,9 @@
 // The felt: the other seats around the table in seating order (you at the bottom), the
 // deck, the top card, the current colour, the direction and the open draw stack.
 
-import { cardBack, cardElement, cardLabel, handPoints } from "./cards.js";
+import { cardBack, cardElement, cardLabel, handPoints } from "../cards.js";
+import { el } from "../dom.js";
 import { T } from "./strings.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const RING = 2 * Math.PI * 20;
 

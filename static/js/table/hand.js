@@ -1,7 +1,7 @@
 // Your hand and what you can do now. Every clickable thing comes from the server's
 // legal_actions; the page only explains why a card is dimmed, it never judges a rule.
 
-import { cardElement, cardLabel, handPoints, identical, isNumber, sortCards } from "./cards.js";
+import { cardElement, cardLabel, handPoints, identical, isNumber, sortCards } from "../cards.js";
 import { T } from "./strings.js";
 
 function button(text, attrs = {}, className = "button") {

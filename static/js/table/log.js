@@ -1,7 +1,7 @@
 // Event → one readable line, with names, in the page's language. Every event type the
 // engine and the service emit has its own words (docs/engine-conventions.md).
 
-import { cardsLabel } from "./cards.js";
+import { cardsLabel } from "../cards.js";
 import { T } from "./strings.js";
 
 const MINOR = new Set(["turn", "choose"]);

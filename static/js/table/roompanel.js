@@ -1,23 +1,26 @@
 // The room panel below the table, kept live from the `room` object of protocol v2: the
-// running-game badge, the next rate, the standings and the owner's settings link are
-// written here; when the seating (or whether a game runs) changes, the seat list is
-// fetched again from the server, which alone decides who may take, move or manage a seat.
+// running-game badge, the next rate and the owner's settings link are written here; when
+// the seating (or whether a game runs) changes, the seat list is fetched again from the
+// server, which alone decides who may take, move or manage a seat; when the standings
+// change, so is the room's standings table (game/history/_standings_panel.html), which
+// the server alone draws.
 
-import { T } from "./strings.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+// What is fetched again: [where on the page, data-role].
+const FETCHED = [
+  ["#room-panel", "room-seats"],
+  ["#room-panel", "seats-note"],
+  ["#room-panel", "room-owner"],
+  ["#standings", "room-standings"],
+];
 
 export class RoomPanel {
   constructor(panel) {
     this.panel = panel;
     this.role = (name) => panel.querySelector(`[data-role="${name}"]`);
     this.seating = null;
+    this.standings = null;
     this.fetching = null;
+    this.again = false;
   }
 
   render(room, runningNow) {
@@ -32,10 +35,13 @@ export class RoomPanel {
     if (occupancy) occupancy.textContent = `${seated.length}/${room.seat_count}`;
     const rate = this.role("room-rate");
     if (rate) rate.textContent = `×${room.next_rate}`;
-    this.renderStandings(room);
     const seating = JSON.stringify([running, room.owner, room.seats.map((s) => s && [s.username, s.kind])]);
-    if (this.seating !== null && seating !== this.seating) this.refreshSeats();
+    const standings = JSON.stringify(room.standings || null);
+    const moved = this.seating !== null && seating !== this.seating;
+    const scored = this.standings !== null && standings !== this.standings;
+    if (moved || scored) this.refresh();
     this.seating = seating;
+    this.standings = standings;
   }
 
   toggle(role, shown) {
@@ -43,38 +49,31 @@ export class RoomPanel {
     if (node) node.hidden = !shown;
   }
 
-  /** The server's own seat list (with its forms and CSRF tokens), without a reload. */
-  async refreshSeats() {
-    if (this.fetching) return;
+  /** The server's own seat list (with its forms and CSRF tokens) and standings, without
+   * a reload. A change seen while a fetch runs fetches once more after it. */
+  async refresh() {
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
     this.fetching = fetch(window.location.pathname, { credentials: "same-origin" });
     try {
       const html = await (await this.fetching).text();
       const fresh = new DOMParser().parseFromString(html, "text/html");
-      for (const role of ["room-seats", "seats-note", "room-owner"]) {
-        const now = this.role(role);
-        const next = fresh.querySelector(`#room-panel [data-role="${role}"]`);
+      for (const [where, role] of FETCHED) {
+        const selector = `${where} [data-role="${role}"]`;
+        const now = document.querySelector(selector);
+        const next = fresh.querySelector(selector);
         if (now && next) now.replaceWith(document.importNode(next, true));
       }
     } catch {
       // Offline for a moment: the next room change tries again.
     } finally {
       this.fetching = null;
+      if (this.again) {
+        this.again = false;
+        this.refresh();
+      }
     }
-  }
-
-  renderStandings(room) {
-    const table = this.role("room-standings");
-    if (!table) return;
-    const rows = room.standings || room.seats.filter(Boolean).map((s) => ({ ...s, games: null }));
-    const body = el("tbody");
-    for (const row of [...rows].sort((a, b) => b.points - a.points)) {
-      const tr = el("tr");
-      const name = el("td", "", row.username);
-      if (row.kind && row.kind !== "human") name.append(" ", el("span", "badge badge-kind", T[row.kind] || row.kind));
-      tr.append(name, el("td", row.points < 0 ? "neg" : "", String(row.points)),
-        el("td", "", row.games === null || row.games === undefined ? "—" : String(row.games)));
-      body.append(tr);
-    }
-    table.querySelector("tbody").replaceWith(body);
   }
 }

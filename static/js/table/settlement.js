@@ -1,15 +1,9 @@
 // After a game: every hand revealed with its points, each payment, the deltas × rate,
 // the room standings, who starts next, and the owner's "next game" button.
 
-import { cardElement } from "./cards.js";
+import { cardElement } from "../cards.js";
+import { el } from "../dom.js";
 import { T } from "./strings.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** {result, names, hands, url} for the game just finished, or the room's last one. */
 export function settlementData(app) {

@@ -1,12 +1,19 @@
-// Cards drawn by the page: a coloured face, a big number or symbol in the middle, a
-// corner index that stays readable when cards overlap, and the colour's name as a mark
-// so that colour is never the only cue. No image files.
+// Cards drawn by the page, no image files, in two sizes:
+// - the face (`cardElement`, `cardBack`): a coloured face, a big number or symbol in the
+//   middle, a corner index that stays readable when cards overlap, and the colour's name
+//   as a mark so that colour is never the only cue (the table, the landing page);
+// - the chip (`cardChip`, `cardChips`): a small coloured tile with the glyph, for lists
+//   (the replay, the history pages). game/templatetags/history.py renders the same chip
+//   markup on the server from the same GLYPH map (tests/game/test_card_glyphs.py).
+// Styles: static/css/cards.css.
 
-import { LANG, T } from "./strings.js";
+import { el } from "./dom.js";
+import { LANG, T } from "./table/strings.js";
 
 const COLOR_ORDER = "RBGY";
 const FACE_ORDER = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2", "F"];
-const GLYPH = { S: "⊘", R: "⇄", "+2": "+2", F: "F" };
+/** The glyph drawn for a face that is not a digit (a wild's face is its whole code). */
+export const GLYPH = { S: "⊘", R: "⇄", "+2": "+2", F: "F", W: "W", "W+4": "+4" };
 
 export function isWild(code) { return code === "W" || code === "W+4"; }
 export function colorOf(code) { return isWild(code) ? null : code[0]; }
@@ -49,14 +56,18 @@ export function cardLabel(code) {
   return T.label(T.colors[code[0]], T.symbols[face] || face);
 }
 
+/** "R5" → "5", "BS" → "⊘", "W+4" → "+4". */
+export function glyphOf(code) {
+  const face = faceOf(code);
+  return GLYPH[face] ?? face;
+}
+
 export function cardsLabel(cards) { return cards.map(cardLabel).join(LANG === "ja" ? "・" : ", "); }
 
 function part(className, text) {
-  const el = document.createElement("span");
-  el.className = className;
-  el.textContent = text;
-  el.setAttribute("aria-hidden", "true");
-  return el;
+  const node = el("span", className, text);
+  node.setAttribute("aria-hidden", "true");
+  return node;
 }
 
 /** A face-up card; `tag` "button" for the hand. */
@@ -68,7 +79,7 @@ export function cardElement(code, tag = "span") {
   el.className = `card c-${color || "W"} k-${kind}`;
   el.dataset.card = code;
   if (face === "6" || face === "9") el.classList.add("underlined"); // 6 and 9 upside down
-  const glyph = code === "W" ? "W" : code === "W+4" ? "+4" : GLYPH[face] || face;
+  const glyph = glyphOf(code);
   el.append(part("card-corner", glyph), part("card-pip", glyph), part("card-corner card-corner-end", glyph));
   el.append(part("card-mark", color ? T.colors[color] : "W"));
   if (tag === "button") {
@@ -88,4 +99,19 @@ export function cardBack(small = false) {
   el.setAttribute("aria-hidden", "true");
   el.append(part("card-back-logo", "DOBON"));
   return el;
+}
+
+/** A small chip: `<span class="card-chip card-chip--R" title="R5" data-card="R5">5</span>`. */
+export function cardChip(code) {
+  const node = el("span", `card-chip card-chip--${colorOf(code) || "W"}`, glyphOf(code));
+  node.title = code;
+  node.dataset.card = code;
+  return node;
+}
+
+/** A row of chips. */
+export function cardChips(codes) {
+  const row = el("span", "card-chips");
+  for (const code of codes) row.append(cardChip(code));
+  return row;
 }
