@@ -87,7 +87,8 @@ class Closing:
         return self.done
 
     async def _run(self) -> None:
-        for hook in self.hooks:
+        while self.hooks:  # hooks hold their sockets: dropped once run (no cycles kept)
+            hook = self.hooks.pop(0)
             try:
                 await asyncio.wait_for(hook(), CLOSE_HOOK_SECONDS)
             except Exception:  # the registry's expiry cleans up what a hook could not
@@ -117,6 +118,9 @@ class Closing:
 
         def dropped(was_clean: bool, code: int | None, reason: str | None) -> Any:
             self.fire()
+            # The protocol's own methods again: these closures refer to it (a cycle).
+            for name in ("onCloseFrame", "onClose"):
+                protocol.__dict__.pop(name, None)
             return on_close(was_clean, code, reason)
 
         protocol.onCloseFrame = held_close_frame
