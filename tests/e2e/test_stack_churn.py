@@ -54,7 +54,8 @@ def wait_for_count(running: Any, user_id: int, expected: int, timeout: float = 5
 
 def test_eight_loops_of_one_account_reconnecting_are_never_refused(tmp_path, alice):
     """8 loops of connect, read the first frame, close (waiting for the server's close
-    frame), reconnect, for 10 seconds: no 4409, no traceback (before: 30–45 % refused)."""
+    frame), reconnect, for 10 seconds, over two server processes as production runs
+    them (`DOBON_PROXY_COUNT=1`): no 4409, no traceback (before: 30–45 % refused)."""
     require_stack()
     room = room_of(alice)
     cookie = session_cookie(alice)
@@ -62,14 +63,17 @@ def test_eight_loops_of_one_account_reconnecting_are_never_refused(tmp_path, ali
     # this test is about.
     limits = {"DOBON_WS_HANDSHAKES_PER_SECOND": "10000"}
 
-    async def loop(port: int, until: float, codes: list[int]) -> int:
+    async def loop(ports: list[int], start: int, until: float, codes: list[int]) -> int:
+        """Reconnects alternate between the two processes: the count is shared."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        url, origin = f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/", f"http://127.0.0.1:{port}"
         done = 0
         while time.monotonic() < until:
-            ws = await connect(url, origin=origin, additional_headers={"Cookie": cookie})
+            port = ports[(start + done + len(codes)) % len(ports)]
+            url = f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/"
+            ws = await connect(url, origin=f"http://127.0.0.1:{port}",
+                               additional_headers={"Cookie": cookie})
             try:
                 first = json.loads(await ws.recv())
                 assert first["type"] in ("state", "presence")
@@ -79,15 +83,15 @@ def test_eight_loops_of_one_account_reconnecting_are_never_refused(tmp_path, ali
             await ws.close()  # sends a close frame and waits for the server's
         return done
 
-    async def churn(port: int) -> tuple[int, list[int]]:
+    async def churn(ports: list[int]) -> tuple[int, list[int]]:
         codes: list[int] = []
         until = time.monotonic() + 10
-        done = await asyncio.gather(*(loop(port, until, codes) for _ in range(LOOPS)))
+        done = await asyncio.gather(*(loop(ports, n, until, codes) for n in range(LOOPS)))
         return sum(done), codes
 
-    with stack(tmp_path, **limits) as running:
-        port = running.daphne()
-        cycles, refusals = asyncio.run(churn(port))
+    with stack(tmp_path, DOBON_PROXY_COUNT="1", **limits) as running:
+        ports = [running.daphne(), running.daphne()]
+        cycles, refusals = asyncio.run(churn(ports))
         assert refusals == [], f"{len(refusals)} of {cycles + len(refusals)} refused"
         assert cycles >= 4 * LOOPS, f"only {cycles} reconnects"
         assert wait_for_count(running, alice.pk, 0) == 0
