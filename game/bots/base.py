@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from .knowledge import Event, View, color_of, points
+from .knowledge import Event, View, color_of, declaration_holds, points
 
 Action = dict[str, Any]
 
@@ -65,12 +65,45 @@ def sure_win(legal: Sequence[Action]) -> Action | None:
     return find(legal, "return")
 
 
-def obvious(legal: Sequence[Action]) -> Action | None:
+def obvious(legal: Sequence[Action], view: View | None = None) -> Action | None:
     """What every level does without weighing anything: a lone listed action, a return
-    (R10, always paid for by the declarers) or else a dobon (R9). None: weigh the rest."""
-    if len(legal) == 1:
+    (R10, always paid for by the declarers) or else a dobon (R9). None: weigh the rest.
+
+    Under blind dobon (HOUSE-RULES.md H10) every seat is offered a dobon on every play and
+    a false declaration costs a penalty, so a dobon or a return is declared only when
+    the seat's own hand makes the play (``declaration_holds``); a wait that asks for
+    nothing else is declined rather than left to time out."""
+    if len(legal) == 1 and legal[0]["type"] not in ("dobon", "return"):
         return legal[0]
-    return sure_win(legal) or find(legal, "dobon")
+    rules = (view or {}).get("house_rules") or {}
+    if not rules.get("blind_dobon") or view is None:
+        if len(legal) == 1:
+            return legal[0]
+        return sure_win(legal) or find(legal, "dobon")
+    claim = sure_win(legal) or find(legal, "dobon")
+    if claim is not None and declaration_holds(view):
+        return claim
+    if all(a["type"] in ("dobon", "return", "decline") for a in legal):
+        return find(legal, "decline")
+    return None
+
+
+def without_claims(legal: Sequence[Action]) -> list[Action]:
+    """The listed actions but dobon and return: what is left to weigh once ``obvious``
+    has declined to declare (under H10 a declaration it did not make would be false)."""
+    return [a for a in legal if a["type"] not in ("dobon", "return")]
+
+
+def swap_choice(legal: Sequence[Action], view: View) -> Action | None:
+    """H6.4 the 7's swap: take the hand of the opponent closest to going out (fewest
+    cards; on a tie the one that plays soonest), which also stops it going out."""
+    swaps = [a for a in legal if a["type"] == "swap"]
+    if not swaps:
+        return None
+    counts, me, n = view["hand_counts"], view["seat"], len(view["hand_counts"])
+    direction = view.get("direction", 1)
+    return min(swaps, key=lambda a: (counts[a["target"]],
+                                     (a["target"] - me) * direction % n))
 
 
 def colour_by_hand(legal: Sequence[Action], hand: Sequence[str],

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,15 +61,17 @@ def start_event(game: Game) -> Event:
 
 def play_game(policies: Sequence[Policy], *, seed: int, first_player: int = 0, rate: int = 1,
               timeout: float = 10.0, game: Game | None = None, now: float = 0.0,
-              observe: Observer | None = None, roundtrip: bool = False) -> GameRecord:
-    """Play a game to its end; ``game`` (else ``Game.new`` from the arguments) is changed.
+              observe: Observer | None = None, roundtrip: bool = False,
+              house_rules: Mapping[str, Any] | None = None) -> GameRecord:
+    """Play a game to its end; ``game`` (else ``Game.new`` from the arguments, under
+    ``house_rules``, HOUSE-RULES.md) is changed.
 
     ``observe(seat, view, events, answer)`` is told every decision; ``roundtrip`` passes
     each policy a JSON round trip of its view and events, as a socket would.
     """
     if game is None:
         game = Game.new(players=len(policies), first_player=first_player, seed=seed,
-                        rate=rate, timeout=timeout, now=now)
+                        rate=rate, timeout=timeout, now=now, house_rules=house_rules)
     if len(policies) != game.players:
         raise ValueError(f"{len(policies)} policies for {game.players} seats")
     return _Match(game, policies, seed, now, observe, roundtrip).run()

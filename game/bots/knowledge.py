@@ -21,6 +21,7 @@ from math import comb
 from typing import Any
 
 from game.rules.dobon_uno.cards import CARDS, CODE, ID_OF, IS_NUMBER, POINTS, full_deck
+from game.rules.dobon_uno.house_game import expression
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
@@ -44,6 +45,23 @@ def color_of(card: str) -> str | None:
     """The printed colour of a card (``None`` for W and W+4)."""
     color = CARDS[ID_OF[card]].color
     return None if color is None else color.value
+
+
+def declaration_holds(view: View) -> bool:
+    """Whether this seat's whole hand makes the last play's points, as the rules in force
+    judge a dobon or a return (R9.1, R10.1; HOUSE-RULES.md H8 four operations, H9 number
+    cards only). Under H10 the engine does not say, and a false declaration is fined."""
+    hand = list(view.get("hand") or [])
+    last = view.get("last_play") or {}
+    if not hand or last.get("seat") is None or last.get("seat") == view.get("seat") and (
+            view.get("phase") != "return_wait"):
+        return False
+    rules = view.get("house_rules") or {}
+    if rules.get("number_only_dobon") and any(IS_ACTION[c] for c in hand):
+        return False
+    made = expression([POINTS_OF[c] for c in hand], int(last["points"]),
+                      bool(rules.get("arithmetic_dobon")))
+    return made is not None
 
 
 def seen_values(view: View, events: Sequence[Event] | None) -> dict[int, int]:
@@ -154,11 +172,34 @@ def ruled_out_totals(events: Sequence[Event], seats: Sequence[int]) -> dict[int,
         elif kind in ("draw", "take", "pass"):
             changed.add(event["seat"])
             closed, by_cut_in = True, False
+        elif kind == "swap":  # H6: hands moved without a draw or a play
+            changed.update((event["seat"], event["target"]))
+        elif kind == "rotate":
+            changed.update(seats)
         elif kind == "start" or kind == "dobon":
             break
         if len(changed) >= len(seats) and all(s in changed for s in seats):
             break
     return ruled
+
+
+@lru_cache(maxsize=1024)
+def pair_chance(values: tuple[tuple[int, int], ...], total: int) -> float:
+    """H8: the chance that two random unseen cards make ``total`` by +, −, × or ÷.
+
+    >>> round(pair_chance(((2, 1), (3, 1), (5, 1)), 6), 3)  # 2 × 3 of three pairs
+    0.333
+    """
+    size = sum(n for _, n in values)
+    if size < 2:
+        return 0.0
+    ways = 0
+    for i, (a, na) in enumerate(values):
+        for b, nb in values[i:]:
+            pairs = na * (na - 1) // 2 if a == b else na * nb
+            if pairs and expression([a, b], total, True) is not None:
+                ways += pairs
+    return ways / comb(size, 2)
 
 
 class Table:
@@ -176,11 +217,15 @@ class Table:
         # The opponents whose danger is reckoned: those holding at most ``watch`` cards.
         self.watched = [s for s in self.opponents if counts[s] <= watch]
         self.values = unseen_values(view, events)
+        self.arithmetic = bool((view.get("house_rules") or {}).get("arithmetic_dobon"))
         self.pool_size = sum(self.values.values())
         self.mean_value = (
             sum(v * n for v, n in self.values.items()) / self.pool_size if self.pool_size else 0.0
         )
-        # What the log proves about the opponents' totals (only a seat that reads it).
+        # What the log proves about the opponents' totals (only a seat that reads it). With
+        # number-only dobon (H9) a hand of the play's points may hold an action card and so
+        # let the play pass: nothing is proven.
+        infer = infer and not (view.get("house_rules") or {}).get("number_only_dobon")
         self.ruled: dict[int, set[int]] = (
             ruled_out_totals(events, self.watched) if events is not None and infer else {}
         )
@@ -195,8 +240,11 @@ class Table:
 
     def hit_chance(self, seat: int, total: int) -> float:
         """The chance that ``seat``'s hand totals ``total`` (R9.1), given the totals the
-        log rules out for it."""
+        log rules out for it. Under four-operation dobon (H8) a two-card hand may also
+        make it by −, × or ÷ (the log's inference is left out there)."""
         k = self.counts[seat]
+        if k == 2 and self.arithmetic:
+            return pair_chance(tuple(sorted(self.values.items())), total)
         ruled = self.ruled.get(seat)
         if not ruled:
             return self.sums.probability(k, total)

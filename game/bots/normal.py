@@ -17,7 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, colour_by_hand, find, max_points, obvious, plays, without
+from .base import (
+    Action,
+    colour_by_hand,
+    find,
+    max_points,
+    obvious,
+    plays,
+    swap_choice,
+    without,
+)
 from .knowledge import IS_ACTION, Event, Table, View, points
 
 # Points a play is worth to this policy, per unit (tuned by tournaments, docs/bots.md).
@@ -40,10 +49,10 @@ class NormalPolicy:
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
         legal: list[Action] = view["legal_actions"]
-        certain = obvious(legal)
+        certain = obvious(legal, view)
         if certain is not None or not legal:
             return certain
-        colour = colour_by_hand(legal, view["hand"])
+        colour = colour_by_hand(legal, view["hand"]) or swap_choice(legal, view)
         if colour is not None:
             return colour
         options = plays(legal)

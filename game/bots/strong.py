@@ -24,7 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Action, colour_by_hand, find, max_points, obvious, plays, without
+from .base import (
+    Action,
+    colour_by_hand,
+    find,
+    max_points,
+    obvious,
+    plays,
+    swap_choice,
+    without,
+)
 from .knowledge import IS_ACTION, Event, Table, View, points
 
 _PER_CARD = 12.0
@@ -49,7 +58,7 @@ class StrongPolicy:
         legal: list[Action] = view["legal_actions"]
         # R10 / R9: a return or a dobon always pays: T from the other side (R11). Even a
         # dobon that may be returned: the target returns at most about one time in four.
-        certain = obvious(legal)
+        certain = obvious(legal, view)
         if certain is not None or not legal:
             return certain
         options = plays(legal)
@@ -57,6 +66,9 @@ class StrongPolicy:
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour
+        swap = swap_choice(legal, view)  # H6.4
+        if swap is not None:
+            return swap
         judge = _Judge(table)
         scored = [(judge.play(a["cards"]), i) for i, a in enumerate(options)]
         best_score, best_index = max(scored, default=(float("-inf"), -1))
@@ -110,7 +122,21 @@ class _Judge:
             score += danger * self.total  # R10: we would return it
         else:
             score -= _RISK * danger * self.total
-        return score + self.hand_value(points(rest), _stuck(rest)) + self.block(cards[-1])
+        return (score + self.hand_value(points(rest), _stuck(rest)) + self.block(cards[-1])
+                + self.moved(cards[-1], len(rest)))
+
+    def moved(self, card: str, left: int) -> float:
+        """7-0 (H6): a 7 trades the hand left for the smallest opponent's, a 0 for the
+        previous seat's: worth the cards it saves (or costs)."""
+        view = self.t.view
+        if not (view.get("house_rules") or {}).get("seven_zero") or card[1:] not in ("7", "0"):
+            return 0.0
+        counts = self.t.counts
+        if card[1:] == "7":
+            other = min(counts[s] for s in self.t.opponents) if self.t.opponents else left
+        else:
+            other = counts[(self.t.me - view["direction"]) % len(counts)]
+        return _PER_CARD * (left - other)
 
     def block(self, card: str) -> float:
         """S, +2 and W+4 hold back the next seat (R4.4): worth most when it is close to

@@ -1,6 +1,7 @@
 """Tournament of CPU levels, played with the engine alone.
 
-``python -m game.bots.tournament --games N --levels easy,normal,strong,easy --seed S``
+``python -m game.bots.tournament --games N --levels easy,normal,strong,easy --seed S
+[--preset standard|party|classic|competitive]``
 
 Plays N games (no Django). Seats rotate: game g puts level entry
 i in seat (i + g) mod n, so over every n games each entry sits in every position once,
@@ -11,8 +12,10 @@ rate 1 (a room's rate doubles after a deck-out, R12.3; here nothing carries over
 It prints a table of points per game for each level with 95 % confidence intervals
 (normal approximation over games: a level's points in a game are the mean of its seats'
 deltas), win rates by kind of result (R11, R12), and the same figures as JSON on its
-last line. The output is a function of the arguments: the same seed gives the same
-figures (timings are printed on their own line, outside the JSON).
+last line. ``--preset`` plays every game under one of HOUSE-RULES.md §7's presets (its
+engine rules; a tournament's games are independent, so the room's rate cap and session
+length, H13 and H14, do not apply). The output is a function of the arguments: the same
+seed gives the same figures (timings are printed on their own line, outside the JSON).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from game.rules import PRESETS
 
 from . import LEVELS, policy
 from .driver import GameRecord, play_game
@@ -66,8 +71,10 @@ def policy_seed(seed: int, game: int, seat: int) -> int:
     return (seed * 1_000_003 + game) * 16 + seat
 
 
-def run(games: int, levels: Sequence[str], seed: int) -> dict[str, Any]:
+def run(games: int, levels: Sequence[str], seed: int,
+        preset: str = "standard") -> dict[str, Any]:
     """Play the tournament; returns its figures (``report`` shape) plus timings."""
+    rules = dict(PRESETS[preset])
     n = len(levels)
     stats = {lv: LevelStats(levels.count(lv), positions=[0] * n) for lv in dict.fromkeys(levels)}
     kinds = dict.fromkeys(KINDS, 0)
@@ -75,11 +82,15 @@ def run(games: int, levels: Sequence[str], seed: int) -> dict[str, Any]:
     for g in range(games):
         seats = lineup(levels, g)
         record = play_game([policy(lv, policy_seed(seed, g, s)) for s, lv in enumerate(seats)],
-                           seed=deal_seed(seed, g, n), first_player=0, rate=1, timeout=10.0)
+                           seed=deal_seed(seed, g, n), first_player=0, rate=1, timeout=10.0,
+                           house_rules=rules)
         kinds[record.result["kind"]] += 1
         _count(stats, seats, record)
     seconds = time.process_time() - started
-    return {"report": report(games, levels, seed, stats, kinds),
+    figures = report(games, levels, seed, stats, kinds)
+    if preset != "standard":  # the standard report keeps its exact shape
+        figures["preset"] = preset
+    return {"report": figures,
             "seconds": seconds,
             "ms_per_decision": {lv: 1000 * s.seconds / max(s.decisions, 1)
                                 for lv, s in stats.items()},
@@ -157,7 +168,7 @@ def table(figures: dict[str, Any]) -> str:
     """The figures as a readable table."""
     lines = [f"Dobon UNO tournament: {figures['games']} games, seats "
              f"{','.join(figures['levels'])} (rotating), seed {figures['seed']}, "
-             f"rate 1 every game",
+             f"rate 1 every game, house rules {figures.get('preset', 'standard')}",
              f"{'level':<8}{'seats':>6}{'points/game':>13}{'95% CI':>20}"
              f"{'agari':>8}{'dobon':>8}{'return':>8}{'dobonned':>10}"]
     for level, r in figures["results"].items():
@@ -181,6 +192,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--levels", default="easy,normal,strong,easy")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--preset", default="standard", choices=sorted(PRESETS),
+                        help="house rules of every game (HOUSE-RULES.md §7; default standard)")
     args = parser.parse_args(argv)
     args.levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
     if args.games < 1:
@@ -195,7 +208,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(argv)
-    out = run(args.games, args.levels, args.seed)
+    out = run(args.games, args.levels, args.seed, args.preset)
     figures = out["report"]
     print(table(figures))
     per = ", ".join(f"{lv} {ms:.2f} ms" for lv, ms in out["ms_per_decision"].items())

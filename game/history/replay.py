@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.rules import Game as Engine
+from game.rules import describe_house_rules, normalize_house_rules
 
 Event = dict[str, Any]
 
@@ -75,6 +76,18 @@ def table_of(engine: Engine) -> dict[str, Any]:
     table["hands"] = [engine.hand(s) for s in range(engine.players)]
     table["hand_points"] = [engine.hand_points(s) for s in range(engine.players)]
     return table
+
+
+def rules_of(initial_state: dict[str, Any]) -> dict[str, Any]:
+    """The rule set a stored game was played under (HOUSE-RULES.md G2, G10), for a game
+    page or a replay to name: ``{"preset": name or "custom", "changed": {...}, "rules":
+    every key}``. A state saved before house rules is the default ("standard").
+
+    >>> rules_of(Engine.new(players=2, seed=1).to_dict())["preset"]
+    'standard'
+    """
+    saved = initial_state.get("house_rules")
+    return describe_house_rules(saved) | {"rules": normalize_house_rules(saved)}
 
 
 def _plain(events: list[Event]) -> list[Event]:

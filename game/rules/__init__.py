@@ -17,20 +17,42 @@ from __future__ import annotations
 from .dobon_uno.cards import CARDS, COLORS, Card, Color, Kind
 from .dobon_uno.errors import IllegalAction
 from .dobon_uno.game import Action, Event, Game, Phase
+from .dobon_uno.house import (
+    DEFAULT_RULES,
+    HOUSE_RULE_KEYS,
+    PRESET_NAMES,
+    PRESETS,
+    HouseRules,
+    describe_house_rules,
+    normalize_house_rules,
+    preset_of,
+)
 from .dobon_uno.result import Result, ResultKind, result_to_dict
+
+# HOUSE-RULES.md G4: every key at its default (a read-only mapping).
+DEFAULT_HOUSE_RULES = PRESETS["standard"]
 
 __all__ = [
     "CARDS",
     "COLORS",
+    "DEFAULT_HOUSE_RULES",
+    "DEFAULT_RULES",
+    "HOUSE_RULE_KEYS",
+    "PRESETS",
+    "PRESET_NAMES",
     "Action",
     "Card",
     "Color",
     "Event",
     "Game",
+    "HouseRules",
     "IllegalAction",
     "Kind",
     "Phase",
     "Result",
     "ResultKind",
+    "describe_house_rules",
+    "normalize_house_rules",
+    "preset_of",
     "result_to_dict",
 ]

@@ -7,6 +7,10 @@ uniformly from its ``legal_actions`` (that call is timed too; both engines pick 
 timeout and ``advance`` runs. RLCard's UNO game core, when installed, is run the same
 way over its legal actions for comparison, alternating with ours in rounds so that a
 busy machine slows both alike.
+
+The trump Dobon engine (``game.rules.trump``) is measured in the same run and the same
+rounds, both presets (``au`` and ``standard``) at the same seat count: the same loop,
+except that a bid (the auction's one descriptor) is made with a random amount.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.rules import Game
+from game.rules.trump import Game as TrumpGame
 
 _RLCARD_STEP_CAP = 20_000  # RLCard games end with a winner; the cap only guards the loop
 
@@ -36,7 +41,7 @@ class Score:
         return self.actions / self.seconds
 
     def line(self) -> str:
-        return (f"{self.name:<13} {self.games:>7} games {self.actions:>9} actions "
+        return (f"{self.name:<14} {self.games:>7} games {self.actions:>9} actions "
                 f"in {self.seconds:6.2f} s: {self.games / self.seconds:9.1f} games/s "
                 f"{self.actions_per_second:11.0f} actions/s")
 
@@ -57,6 +62,30 @@ def play_one(rng: random.Random, players: int, seed: int) -> int:
         seat = waiting[0]
         options = g.legal_actions(seat)
         g.apply(seat, options[int(random_() * len(options))], now)
+        actions += 1
+
+
+def play_trump_one(rng: random.Random, preset: str, players: int, seed: int) -> int:
+    """Play one random trump round to its end; returns the number of actions taken."""
+    first = rng.randrange(players) if preset == "au" else None
+    g = TrumpGame.new(players=players, first_player=first, seed=seed, preset=preset)
+    now, actions = 0.0, 0
+    random_ = rng.random
+    while True:
+        waiting = g.to_act()
+        if not waiting:
+            if g.result is not None:
+                return actions
+            now += g.timeout
+            g.advance(now)
+            continue
+        seat = waiting[0]
+        options = g.legal_actions(seat)
+        action = options[int(random_() * len(options))]
+        if action["type"] == "bid":  # the descriptor: choose an amount
+            g.bid(seat, 1 + int(random_() * 20), now)
+        else:
+            g.apply(seat, action, now)
         actions += 1
 
 
@@ -85,6 +114,11 @@ class Runner:
 
 def ours(players: int, seed: int) -> Runner:
     return Runner("dobon engine", lambda rng: play_one(rng, players, rng.randrange(2**32)), seed)
+
+
+def trump(preset: str, players: int, seed: int) -> Runner:
+    return Runner(f"trump {preset}",
+                  lambda rng: play_trump_one(rng, preset, players, rng.randrange(2**32)), seed)
 
 
 def rlcard(players: int, seed: int) -> Runner | None:
@@ -121,8 +155,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-rlcard", action="store_true", help="skip the RLCard comparison")
+    parser.add_argument("--no-trump", action="store_true", help="skip the trump engine")
     args = parser.parse_args(argv)
     runners = [ours(args.players, args.seed)]
+    trumps: list[Runner] = []
+    if not args.no_trump:
+        # au is played by 2-4 seats, standard by 3-6: clamp to what each preset allows.
+        trumps = [trump("au", min(max(args.players, 2), 4), args.seed),
+                  trump("standard", min(max(args.players, 3), 6), args.seed)]
+        runners += trumps
     theirs = None if args.no_rlcard else rlcard(args.players, args.seed)
     if theirs is not None:
         runners.append(theirs)
@@ -135,6 +176,11 @@ def main(argv: list[str] | None = None) -> None:
             runner.run(args.seconds / rounds, games)
     mine = runners[0].score()
     print(mine.line())
+    for runner in trumps:
+        score = runner.score()
+        print(score.line())
+        print(f"ratio ({score.name} / dobon engine actions per second): "
+              f"{score.actions_per_second / mine.actions_per_second:.2f}x")
     if args.no_rlcard:
         return
     if theirs is None:

@@ -16,7 +16,7 @@ Time only enters as the ``now`` argument and randomness only through the game's 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any, NoReturn
 
@@ -44,6 +44,7 @@ from .cards import (
     parse_cards,
 )
 from .errors import IllegalAction
+from .house import DEFAULT_RULES, HouseRules
 from .result import Result, settle_agari, settle_deck_out, settle_dobon
 from .rng import SeededRandom
 
@@ -62,6 +63,7 @@ class Phase(StrEnum):
     DOBON_WAIT = "dobon_wait"
     RETURN_WAIT = "return_wait"
     FINISHED = "finished"
+    SWAP = "swap"  # H6.4: the 7's player names a swap target (house rules only)
 
 
 # A seat's open chances on the last play, as bits (R7, R9, R10).
@@ -82,8 +84,8 @@ _TURN, _COLOR, _FINISHED = Phase.TURN, Phase.COLOR, Phase.FINISHED
 _AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT = Phase.AGARI_WAIT, Phase.DOBON_WAIT, Phase.RETURN_WAIT
 _STOPPED = (_DOBON_WAIT, _RETURN_WAIT)
 _WAITS = (_AGARI_WAIT, _DOBON_WAIT, _RETURN_WAIT)
-_HAND_SIZE = 7
 _FULL_DECK = tuple(full_deck())
+_DEFAULT_SAVED = DEFAULT_RULES.to_dict()  # what to_dict saves for a default game
 _FORMAT = 1
 _FIRST_FORCE = FORCE_IDS[0]
 _FORCE_MASK = sum(1 << f for f in FORCE_IDS)
@@ -123,7 +125,7 @@ class Game:
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
         "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other",
-        "_class_total", "_masks", "_multi",
+        "_class_total", "_masks", "_multi", "_rules",
     )
 
     _n: int
@@ -161,31 +163,41 @@ class Game:
     _mv_singles: int               # mask of the cards playable alone on turn (held once)
     _mv_plays: dict[tuple[str, ...], Move]  # every other play, by its codes
     _mv_other: tuple[FrozenAction, ...]  # the actions without cards
+    _rules: HouseRules             # HOUSE-RULES.md G2: the rule set the game started with
 
     # ------------------------------------------------------------------ creation
 
     @classmethod
     def new(cls, players: int = 4, first_player: int = 1, seed: int = 0, rate: int = 1,
-            timeout: float = 10.0, now: float = 0.0) -> Game:
-        """Shuffle a full deck with ``random.Random(seed)``, deal 7 each, turn a card (R3).
+            timeout: float = 10.0, now: float = 0.0,
+            house_rules: Mapping[str, Any] | None = None) -> Game:
+        """Shuffle a full deck with ``random.Random(seed)``, deal 7 each (H1: ``hand_size``),
+        turn a card (R3).
+
+        ``house_rules`` (HOUSE-RULES.md G4, ``None`` for every default) is validated
+        (``ValueError``) and kept for the whole game; H1 sets how many cards are dealt.
 
         >>> g = Game.new(players=3, first_player=0, seed=7, now=100.0)
         >>> g.next_deadline
         110.0
         """
         _check_table(players, first_player, rate, timeout, now)
+        rules = HouseRules.from_mapping(house_rules)
+        size = rules.hand_size  # H1.1
         rng = SeededRandom(seed)
         deck = list(_FULL_DECK)
         rng.shuffle(deck)
-        hands = [deck[s * _HAND_SIZE:(s + 1) * _HAND_SIZE] for s in range(players)]
-        first = deck[players * _HAND_SIZE]
-        rest = deck[players * _HAND_SIZE + 1:]
-        return cls._start(hands, first, rest, first_player, rate, float(timeout), now, rng)
+        hands = [deck[s * size:(s + 1) * size] for s in range(players)]
+        first = deck[players * size]
+        rest = deck[players * size + 1:]
+        return _class_for(cls, rules)._start(hands, first, rest, first_player, rate,
+                                             float(timeout), now, rng, rules)
 
     @classmethod
     def from_setup(cls, hands: list[list[str]], first_card: str, deck: list[str],
                    first_player: int = 1, rate: int = 1, timeout: float = 10.0,
-                   now: float = 0.0, seed: int = 0) -> Game:
+                   now: float = 0.0, seed: int = 0,
+                   house_rules: Mapping[str, Any] | None = None) -> Game:
         """A game from given hands, first card and draw pile (``deck[0]`` is drawn first).
 
         The first card takes effect as in R3.3. The cards need not add up to a full deck,
@@ -206,15 +218,19 @@ class Game:
             raise ValueError("first_card must be a card code")
         first = parse_cards([first_card])[0]
         pile = parse_cards(deck)
+        rules = HouseRules.from_mapping(house_rules)
         rng = SeededRandom(seed)
-        return cls._start(ids, first, pile, first_player, rate, float(timeout), now, rng)
+        return _class_for(cls, rules)._start(ids, first, pile, first_player, rate,
+                                             float(timeout), now, rng, rules)
 
     @classmethod
     def _start(cls, hands: list[list[int]], first: int, deck: list[int], first_player: int,
-               rate: int, timeout: float, now: float, rng: SeededRandom) -> Game:
+               rate: int, timeout: float, now: float, rng: SeededRandom,
+               rules: HouseRules = DEFAULT_RULES) -> Game:
         g = cls.__new__(cls)
         n = len(hands)
         g._n = n
+        g._rules = rules
         g._hands = [list(h) for h in hands]
         g._index_hands()
         g._deck = list(reversed(deck))
@@ -228,8 +244,12 @@ class Game:
         g._rng, g._rng_shared = rng, False
         g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
         g._mv_other = ()
+        g._init_house()
         g._turn_up_first_card(first, first_player, now)
         return g
+
+    def _init_house(self) -> None:
+        """The state only house rules use (none here: see HouseGame)."""
 
     def _turn_up_first_card(self, first: int, first_player: int, now: float) -> None:
         """R3.3: the dealer (F's right neighbour) 'plays' it; F or the next plays."""
@@ -322,6 +342,11 @@ class Game:
     def rate(self) -> int:
         """This game's rate (R12.3)."""
         return self._rate
+
+    @property
+    def house_rules(self) -> dict[str, Any]:
+        """The game's rule set, every key (HOUSE-RULES.md G3); a fresh dict."""
+        return self._rules.to_dict()
 
     @property
     def timeout(self) -> float:
@@ -421,6 +446,21 @@ class Game:
         self._mv_seat = -1
         return self._set_color(seat, COLOR_INDEX[color], now)
 
+    def swap(self, seat: int, target: int, now: float) -> list[Event]:
+        """H6.4: the 7's player swaps hands with ``target`` (only under ``seven_zero``)."""
+        self._check_seat(seat)
+        now = _as_time(now)
+        self._check_swap(seat, target)
+        self._mv_seat = -1
+        return self._swap(seat, target, now)
+
+    def _check_swap(self, seat: int, target: Any) -> None:
+        self._check_running()
+        _fail("not_swapper", "you are not choosing a seat to swap hands with (H6.4)")
+
+    def _swap(self, seat: int, target: int, now: float) -> list[Event]:
+        raise NotImplementedError  # only HouseGame ever passes _check_swap
+
     def dobon(self, seat: int, now: float) -> list[Event]:
         """Declare dobon on the last play (R9)."""
         self._check_seat(seat)
@@ -505,6 +545,8 @@ class Game:
             if not isinstance(color, str):
                 _fail("malformed_action", "a colour action needs a 'color'")
             return self.choose_color(seat, color, now)
+        if kind == "swap":
+            return self.swap(seat, action.get("target"), now)  # type: ignore[arg-type]
         method = _CHECKED.get(kind) if isinstance(kind, str) else None
         if method is None:
             _fail("malformed_action", f"unknown action type {kind!r}")
@@ -1216,6 +1258,7 @@ class Game:
             "last_play": self.last_play,
             "dobon": self._dobon_view(),
             "result": self._result.to_dict() if self._result else None,
+            "house_rules": self._rules.to_dict(),
         }
         if seat is None:
             view.update(deadline=None, chances=[], legal_actions=[])
@@ -1251,7 +1294,8 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (RNG included) that behaves identically."""
-        g = Game.__new__(Game)
+        g = self.__class__.__new__(self.__class__)
+        g._rules = self._rules
         g._n, g._dir, g._phase, g._color = self._n, self._dir, self._phase, self._color
         g._hands = [list(h) for h in self._hands]
         g._masks = list(self._masks)
@@ -1296,6 +1340,7 @@ class Game:
             "result": self._result.to_dict() if self._result else None,
             # The seed and the words drawn (SeededRandom), not the 625-word state.
             "rng": self._rng.state(),
+            "house_rules": self._rules.to_dict(),
         }
 
     @classmethod
@@ -1303,7 +1348,11 @@ class Game:
         """Rebuild a game saved by :meth:`to_dict`; it then plays on identically."""
         if d.get("format") != _FORMAT:
             raise ValueError(f"unsupported saved game format {d.get('format')!r}")
-        g = cls.__new__(cls)
+        saved = d.get("house_rules")  # absent: saved before H1-H14
+        rules = DEFAULT_RULES if saved == _DEFAULT_SAVED else HouseRules.from_mapping(saved)
+        klass = _class_for(cls, rules)
+        g = klass.__new__(klass)
+        g._rules = rules
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = len(g._hands)
         g._index_hands()
@@ -1324,11 +1373,35 @@ class Game:
         g._rng, g._rng_shared = SeededRandom.from_state(d["rng"]), False
         g._mv_seat, g._mv_singles, g._mv_plays = -1, 0, _NO_PLAYS
         g._mv_other = ()
+        g._load_house(d)
         return g
+
+    def _load_house(self, d: dict[str, Any]) -> None:
+        """Restore the state only house rules use (none here: see HouseGame)."""
 
     def __repr__(self) -> str:
         return (f"<Game {self._n} seats phase={self._phase.value} top={self.top} "
                 f"color={self.color} turn={self.turn}>")
+
+
+# The class that plays house rules. house_game.py subclasses Game, so it registers itself
+# here when imported (the package's __init__ imports it) instead of this module importing
+# it: no import circle.
+_house_classes: list[type[Game]] = []
+
+
+def register_house_class(house_class: type[Game]) -> None:
+    _house_classes[:] = [house_class]
+
+
+def _class_for(cls: type[Game], rules: HouseRules) -> type[Game]:
+    """The class that plays ``rules``: Game itself when the engine plays RULES.md exactly,
+    so that a default game never reads a house rule on its hot paths."""
+    if cls is not Game or rules is DEFAULT_RULES or rules.engine_default:
+        return cls
+    if not _house_classes:  # pragma: no cover - the package __init__ always registers it
+        raise RuntimeError("game.rules.dobon_uno.house_game was not imported")
+    return _house_classes[0]
 
 
 def _as_time(now: Any) -> float:

@@ -112,6 +112,18 @@ def settle_dobon(target: int, declarers: list[int], hand_points: list[int], rate
     return _result(ResultKind.DOBON, list(declarers), payments, hand_points, declarers[0], rate)
 
 
+def add_payments(result: Result, payments: list[Payment]) -> Result:
+    """The same result with ``payments`` listed after its own (HOUSE-RULES.md H10.3.4:
+    false-dobon penalties); the deltas follow, the kind and winners do not change.
+
+    >>> r = add_payments(settle_deck_out(1, [5, 5], 1), [(0, 1, 20)])
+    >>> r.kind.value, r.payments, r.deltas
+    ('deck_out', [(0, 1, 20)], [-20, 20])
+    """
+    return _result(result.kind, list(result.winners), result.payments + payments,
+                   result.hand_points, result.next_first_player, result.rate)
+
+
 def settle_deck_out(next_first: int, hand_points: list[int], rate: int) -> Result:
     """R12.2: no points change hands; R13.2 names the next first player."""
     return _result(ResultKind.DECK_OUT, [], [], hand_points, next_first, rate)
