@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from accounts import signals  # noqa: F401 (connects the receivers)

@@ -39,6 +39,18 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
         return check_username_free(username) if username else username
 
 
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    """Django's form, with the choice to keep the API tokens (revoked by default: a new
+    password is often a reaction to a leak, and a token is as good as the password for
+    playing the user's seats)."""
+
+    revoke_tokens = forms.BooleanField(
+        label=_("Also revoke my API tokens (programs will need a new token)"),
+        required=False,
+        initial=True,
+    )
+
+
 class AdminUserCreationForm(auth_forms.AdminUserCreationForm):  # type: ignore[type-arg]
     """The admin's "add user" form, with the same look-alike check as sign-up."""
 

@@ -13,6 +13,9 @@ from accounts.usernames import username_key
 # Sent after a user's new password is saved (any path: the password page, the admin,
 # `manage.py changepassword`). Open sockets of that user close (game/signals.py).
 password_changed = Signal()
+# Sent after a save turns `is_active` off (the admin, the shell): every socket of the user
+# closes, the program ones too (game/signals.py).
+deactivated = Signal()
 
 
 class User(AbstractUser):
@@ -22,6 +25,12 @@ class User(AbstractUser):
     # cannot both be registered, not even by two sign-ups racing each other.
     username_key = models.CharField(_("username skeleton"), max_length=160, unique=True,
                                     editable=False)
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> User:
+        user: User = super().from_db(db, field_names, values)
+        user._loaded_active = user.__dict__.get("is_active")  # to notice a deactivation
+        return user
 
     def get_absolute_url(self) -> str:
         return reverse("accounts:profile", kwargs={"username": self.username})
@@ -33,9 +42,13 @@ class User(AbstractUser):
             kwargs["update_fields"] = {*update_fields, "username_key"}
         # set_password keeps the raw password until the save that stores its hash.
         changed_password = getattr(self, "_password", None) is not None and not self._state.adding
+        was_active = getattr(self, "_loaded_active", None)
         super().save(*args, **kwargs)
         if changed_password:
             password_changed.send(sender=type(self), user=self)
+        if was_active and not self.is_active:
+            deactivated.send(sender=type(self), user=self)
+        self._loaded_active = self.is_active
 
 
 class SignupAttempt(models.Model):

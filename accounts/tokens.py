@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
@@ -28,7 +29,6 @@ log = logging.getLogger(__name__)
 
 KEY_PREFIX = "dobon_"
 PREFIX_SHOWN = len(KEY_PREFIX) + 6
-MAX_ACTIVE_TOKENS = 10
 NAME_MAX = ApiToken._meta.get_field("name").max_length or 60
 # `last_used_at` is written at most this often per token (one UPDATE, not one per socket).
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -68,10 +68,19 @@ def create_token(user: User, name: str) -> NewToken:
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
         active = tokens_of(user).filter(revoked_at__isnull=True)
-        if active.count() >= MAX_ACTIVE_TOKENS:
+        if active.count() >= settings.DOBON_MAX_ACTIVE_API_TOKENS:
             raise TokenError(
                 _("You already have %(count)d active tokens: revoke one first.")
-                % {"count": MAX_ACTIVE_TOKENS}
+                % {"count": settings.DOBON_MAX_ACTIVE_API_TOKENS}
+            )
+        # Revoked tokens stay listed: without this, create-and-revoke grows the table
+        # (and the page) without end.
+        since = timezone.now() - timedelta(days=1)
+        today = tokens_of(user).filter(created_at__gte=since).count()
+        if today >= settings.DOBON_API_TOKENS_PER_DAY:
+            raise TokenError(
+                _("You have created %(count)d tokens in the last 24 hours: try again tomorrow.")
+                % {"count": settings.DOBON_API_TOKENS_PER_DAY}
             )
         # Two active tokens named alike cannot be told apart when one is to be revoked.
         if active.filter(name__iexact=name).exists():
@@ -107,6 +116,13 @@ def revoke_token(user: User, token_id: int) -> ApiToken:
             user_id, revoked = user.pk, token.pk
             transaction.on_commit(lambda: notify_revoked(user_id, revoked))
     return token
+
+
+def revoke_all_tokens(user: User) -> int:
+    """Revoke every active token of `user` (a new password, by default): programs must be
+    given a new key. Their sockets close with the password change's own notice."""
+    now = timezone.now()
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=now)
 
 
 def notify_revoked(user_id: int, token_id: int) -> None:

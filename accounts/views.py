@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts import throttle
-from accounts.forms import LOOK_ALIKE_MESSAGE, SignupForm
+from accounts.forms import LOOK_ALIKE_MESSAGE, PasswordChangeForm, SignupForm
 from accounts.models import User
 from game.history import selectors
 
@@ -79,8 +79,11 @@ class LogoutView(auth_views.LogoutView):
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
+    form_class = PasswordChangeForm
 
     def form_valid(self, form):  # type: ignore[no-untyped-def]
+        # Any new password revokes the tokens (accounts/signals.py) unless kept here.
+        form.user._keep_api_tokens = not form.cleaned_data["revoke_tokens"]
         messages.success(self.request, _("Your password has been changed."))
         return super().form_valid(form)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,9 +17,31 @@ from django.views.decorators.http import require_http_methods
 from accounts import tokens
 from accounts.models import ApiToken, User
 
-# The session (server-side, in the database) holds a new key from the POST that made
-# it to the one GET that shows it: a reload then shows the list, not a second token.
-NEW_KEY = "new_api_token_key"
+# A new key goes from the POST that made it to the one GET that shows it (a reload then
+# shows the list, not a second token) split in two halves that are useless apart: the
+# session row (in the database) holds the key XOR a random pad, the browser holds the pad
+# in a short-lived cookie. Neither the database nor the cookie alone reveals the key
+# (issue 20: it waited in clear in the session row, readable without SECRET_KEY).
+NEW_KEY = "new_api_token_sealed"
+PAD_COOKIE = "dobon_token_pad"
+PAD_SECONDS = 300
+
+
+def _seal(key: str) -> tuple[str, str]:
+    """(key XOR pad, pad), both hex: a one-time pad, as long as the key."""
+    raw = key.encode()
+    pad = secrets.token_bytes(len(raw))
+    return bytes(a ^ b for a, b in zip(raw, pad, strict=True)).hex(), pad.hex()
+
+
+def _unseal(sealed: str | None, pad: str | None) -> str | None:
+    try:
+        raw, mask = bytes.fromhex(sealed or ""), bytes.fromhex(pad or "")
+    except ValueError:
+        return None
+    if not raw or len(raw) != len(mask):
+        return None
+    return bytes(a ^ b for a, b in zip(raw, mask, strict=True)).decode("ascii", "replace")
 
 
 def _page(request: HttpRequest, user: User, new_key: str | None = None,
@@ -27,7 +52,7 @@ def _page(request: HttpRequest, user: User, new_key: str | None = None,
         "error": error,
         "name": name,
         "name_max": tokens.NAME_MAX,
-        "max_active": tokens.MAX_ACTIVE_TOKENS,
+        "max_active": settings.DOBON_MAX_ACTIVE_API_TOKENS,
     }
     return render(request, "accounts/tokens.html", context, status=status)
 
@@ -39,7 +64,11 @@ def token_list(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     if request.method == "POST":
         return _create(request, user)
-    return _page(request, user, new_key=request.session.pop(NEW_KEY, None))
+    new_key = _unseal(request.session.pop(NEW_KEY, None), request.COOKIES.get(PAD_COOKIE))
+    response = _page(request, user, new_key=new_key)
+    if PAD_COOKIE in request.COOKIES:
+        response.delete_cookie(PAD_COOKIE, path=request.path, samesite="Strict")
+    return response
 
 
 def _create(request: HttpRequest, user: User) -> HttpResponse:
@@ -48,8 +77,12 @@ def _create(request: HttpRequest, user: User) -> HttpResponse:
         new = tokens.create_token(user, name)
     except tokens.TokenError as exc:
         return _page(request, user, error=str(exc), name=name, status=400)
-    request.session[NEW_KEY] = new.key
-    return redirect("accounts:tokens")
+    sealed, pad = _seal(new.key)
+    request.session[NEW_KEY] = sealed
+    response = redirect("accounts:tokens")
+    response.set_cookie(PAD_COOKIE, pad, max_age=PAD_SECONDS, path=request.path,
+                        secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Strict")
+    return response
 
 
 @login_required

@@ -20,15 +20,28 @@ from django.http import HttpRequest, HttpResponse
 # -- used by settings.py ------------------------------------------------------------------
 
 
+# Django's own bar for a strong key (security.W009, which `check --deploy` only warns
+# about): at least 50 characters, at least 5 different ones.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE = 5
+
+
 def check_secret_key(secret_key: str, development_key: str, debug: bool) -> None:
     """Refuse to start a production process (DEBUG off) with the key committed in the
-    repository, or with none: anyone could forge its sessions and signed data."""
+    repository, with none, or with a short one (a one-character key was accepted):
+    anyone who guesses it could forge sessions and signed data."""
     if debug:
         return
     if not secret_key or secret_key == development_key:
         raise ImproperlyConfigured(
             "DEBUG is off but SECRET_KEY is the development key (or empty): "
             "set SECRET_KEY to a long random value in production."
+        )
+    if len(secret_key) < SECRET_KEY_MIN_LENGTH or len(set(secret_key)) < SECRET_KEY_MIN_UNIQUE:
+        raise ImproperlyConfigured(
+            f"DEBUG is off but SECRET_KEY is weak: it needs at least {SECRET_KEY_MIN_LENGTH} "
+            f"characters, {SECRET_KEY_MIN_UNIQUE} of them different (e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))')."
         )
 
 

@@ -8,7 +8,11 @@ daphne's command line does not offer (README.md, "Production stack"):
 - an incoming websocket message over the size limit gets a close frame with code 1009
   ("message too big") instead of a connection dropped without a word;
 - an HTTP connection that sends nothing for `HTTP_IDLE_SECONDS` (a request sent part
-  way and then abandoned) is closed (`DOBON_HTTP_IDLE_SECONDS`, default 30).
+  way and then abandoned) is closed (`DOBON_HTTP_IDLE_SECONDS`, default 30);
+- a request whose headers and body have not all arrived `HTTP_REQUEST_SECONDS` after its
+  first byte is closed (`DOBON_HTTP_REQUEST_SECONDS`, default 10): the idle timeout
+  restarts with every byte, so one header line every 10 s kept a connection open for
+  ever (issue 20: 300 of 300 such connections were still open at 80 s).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
+from twisted.internet import reactor
 
 # Flag → value. Message and frame sizes in bytes, times in seconds.
 LIMITS: dict[str, str] = {
@@ -38,6 +43,7 @@ LIMITS: dict[str, str] = {
     "--application-close-timeout": "10",
 }
 HTTP_IDLE_SECONDS = float(os.environ.get("DOBON_HTTP_IDLE_SECONDS", "30"))
+HTTP_REQUEST_SECONDS = float(os.environ.get("DOBON_HTTP_REQUEST_SECONDS", "10"))
 ALIASES = {"--http-timeout": ("-t",)}
 
 
@@ -61,7 +67,63 @@ class LimitedServer(Server):
     @http_factory.setter
     def http_factory(self, factory: Any) -> None:
         factory.timeOut = HTTP_IDLE_SECONDS
+        limit_request_time(factory, HTTP_REQUEST_SECONDS)
         self.__dict__["http_factory"] = factory
+
+
+def limit_request_time(factory: Any, seconds: float, clock: Any = reactor) -> None:
+    """Give every request read by `factory`'s connections `seconds` from its first byte to
+    its last (headers and body); a request still arriving then is aborted. The clock runs
+    only while a request is being read: a kept-alive connection waiting for its next
+    request, a request being answered and an upgraded websocket are not timed by it."""
+    build = factory.buildProtocol
+
+    def build_protocol(addr: Any) -> Any:
+        channel = build(addr)
+        if channel is not None:
+            _time_requests(channel, seconds, clock)
+        return channel
+
+    factory.buildProtocol = build_protocol
+
+
+def _time_requests(channel: Any, seconds: float, clock: Any) -> None:
+    # Twisted's factory builds a wrapper that hands the bytes to an HTTP/1.1 channel
+    # (or, after ALPN, to an HTTP/2 one, which this deadline leaves alone).
+    http1 = getattr(channel, "_channel", channel)
+    received, complete, lost = (
+        channel.dataReceived, http1.allContentReceived, channel.connectionLost)
+    timer: Any = None
+
+    def stop() -> None:
+        nonlocal timer
+        if timer is not None and timer.active():
+            timer.cancel()
+        timer = None
+
+    def too_slow() -> None:
+        nonlocal timer
+        timer = None
+        if getattr(channel, "_channel", channel) is http1:
+            http1.transport.abortConnection()
+
+    def data_received(data: bytes) -> None:
+        nonlocal timer
+        if timer is None:
+            timer = clock.callLater(seconds, too_slow)
+        received(data)
+
+    def all_content_received() -> None:
+        stop()
+        complete()
+
+    def connection_lost(reason: Any) -> None:
+        stop()
+        lost(reason)
+
+    channel.dataReceived = data_received
+    http1.allContentReceived = all_content_received
+    channel.connectionLost = connection_lost
 
 
 def with_limits(argv: list[str]) -> list[str]:

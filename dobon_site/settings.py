@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ChosenLanguageMiddleware",
+    # The site's 404 page with DEBUG on too; outside CommonMiddleware (APPEND_SLASH first).
+    "game.errors.FriendlyNotFoundMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -110,16 +112,26 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "game:lobby"
 LOGOUT_REDIRECT_URL = "game:lobby"
 
-# Login throttling (django-axes): the first backend refuses a locked-out username or
-# address before the password is hashed. README.md, "Login throttling".
+# Login throttling (django-axes): the first backend refuses a throttled attempt before
+# the password is hashed. The policy is accounts.throttle.LoginThrottleHandler's
+# (docs/security.md, "Logins"): per (username, address) pair, per address, and a slow-down
+# rather than a lock for a username tried from many addresses.
 AUTHENTICATION_BACKENDS = [
     "accounts.throttle.ThrottledLoginBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "accounts.throttle.LoginThrottleHandler"
+# Failures of one username from one address.
 AXES_FAILURE_LIMIT = env_int("DOBON_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DOBON_LOGIN_COOLOFF_MINUTES", 15))
-# Either one locks: a username tried from many addresses, or an address trying many names.
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Failures from one address, whatever the usernames; a success does not lower it.
+DOBON_LOGIN_ADDRESS_FAILURE_LIMIT = env_int("DOBON_LOGIN_ADDRESS_FAILURE_LIMIT", 20)
+# Failures of one username from all addresses after which an address that never signed
+# in to it gets one try instead of AXES_FAILURE_LIMIT (never a lock for its owner).
+DOBON_LOGIN_USERNAME_SLOWDOWN = env_int("DOBON_LOGIN_USERNAME_SLOWDOWN", 10)
+# What the handler counts by (it reads the pair and the address itself).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# Resets only the successful (username, address) pair (LoginThrottleHandler).
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 AXES_VERBOSE = False
@@ -131,6 +143,16 @@ DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
 # Sign-up floods: at most this many sign-up attempts per address and window.
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
+
+# A match's JSON log: one download per user every so many seconds (game/views/matches.py).
+DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
+
+# Limits per account (issue 20): rooms owned and created per 24 hours (a room outlives its
+# owner's interest: rooms persist), active API tokens, tokens created per 24 hours.
+DOBON_MAX_ROOMS_PER_USER = env_int("DOBON_MAX_ROOMS_PER_USER", 20)
+DOBON_ROOMS_PER_DAY = env_int("DOBON_ROOMS_PER_DAY", 10)
+DOBON_MAX_ACTIVE_API_TOKENS = env_int("DOBON_MAX_ACTIVE_API_TOKENS", 10)
+DOBON_API_TOKENS_PER_DAY = env_int("DOBON_API_TOKENS_PER_DAY", 20)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -167,6 +189,17 @@ REDIS_URL = env_str("REDIS_URL")
 # hear each other's groups. Each site's channel names start with this prefix (by default
 # one per Redis database number).
 DOBON_CHANNEL_PREFIX = env_str("DOBON_CHANNEL_PREFIX") or channel_prefix(REDIS_URL)
+
+# The cache holds short-lived limits (a match log per user and window): shared by every
+# process through Redis when there is one, per process otherwise.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "dobon",
+        }
+    }
 
 # "pubsub" (default): one PUBLISH per group send, at most once; clients resync by version.
 # "core": channels-redis' lists and sorted sets, about 14 Redis commands per group send.
@@ -247,6 +280,9 @@ DOBON_WS_FLOOD_SECONDS = env_int("DOBON_WS_FLOOD_SECONDS", 5)
 DOBON_WS_MAX_OVERSIZE_IN_A_ROW = env_int("DOBON_WS_MAX_OVERSIZE_IN_A_ROW", 3)
 # Open room sockets per user over every process; the next one is closed with 4409.
 DOBON_WS_MAX_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_SOCKETS_PER_USER", 8)
+# Program (API token) sockets per user, counted apart: a stolen token's sockets cannot take
+# the owner's browser sockets' place.
+DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER", 8)
 # Bytes the server may hold for a client that does not read before dropping it (4499).
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.

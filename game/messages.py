@@ -26,6 +26,10 @@ MESSAGES: dict[str, Promise] = {
     "too_few_players": _("At least two seated players are needed to start."),
     "game_running": _("A game is already running in this room."),
     "server_error": _("Something went wrong on the server. Please try again."),
+    "unknown_stamp": _("There is no such stamp."),
+    "stamps_off": _("Stamps are turned off in this room."),
+    "stamp_too_soon": _("One stamp at a time: wait a moment."),
+    "stamp_watcher": _("Only seated players send stamps; watchers see them."),
     # Engine codes (IllegalAction.code) worth a sentence of their own.
     "not_your_turn": _("It is not your turn."),
     "not_in_hand": _("You do not hold those cards."),

@@ -1,5 +1,6 @@
 """Account events that end live sockets: logging out closes that session's sockets,
-a new password closes all of the user's (game/services/access.py)."""
+a new password or a deactivation closes all of the user's, the program sockets of its
+API tokens included (game/services/access.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
-from accounts.models import password_changed
+from accounts.models import deactivated, password_changed
 from game.services import access
 
 
@@ -22,4 +23,10 @@ def close_sockets_on_logout(sender: Any, request: Any, user: Any, **kwargs: Any)
 
 @receiver(password_changed, dispatch_uid="game.close_sockets_on_password_change")
 def close_sockets_on_password_change(sender: Any, user: Any, **kwargs: Any) -> None:
+    access.notify_session_ended(user.pk, None)
+
+
+@receiver(deactivated, dispatch_uid="game.close_sockets_on_deactivation")
+def close_sockets_on_deactivation(sender: Any, user: Any, **kwargs: Any) -> None:
+    """Issue 20: a deactivated user's open sockets (a token's too) stayed open."""
     access.notify_session_ended(user.pk, None)

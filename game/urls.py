@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from game.views import cpu, history, matches, play, rooms
+from game.views import cpu, docs, history, matches, play, rooms
 
 app_name = "game"
 urlpatterns: list[URLPattern] = [
@@ -25,6 +25,9 @@ urlpatterns: list[URLPattern] = [
     ),
     path("rooms/<int:room_id>/invite/rotate/", rooms.rotate_invite, name="rotate_invite"),
     path("how-to-play/", rooms.how_to_play, name="how_to_play"),
+    # documents for program authors (game/views/docs.py)
+    path("docs/bot-client.py", docs.bot_client, name="bot_client"),
+    path("docs/<slug:name>/", docs.doc, name="doc"),
     path("join/", rooms.join_by_code, name="join_by_code"),
     path("join/<str:code>/", rooms.join_by_invite, name="join"),
     # CPU seats and playing alone (game/views/cpu.py)

@@ -71,6 +71,16 @@ def _site_language() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Short-lived limits live in the cache (a match log per user and window): each test
+    starts without the previous test's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     # The default PBKDF2 hasher made account-heavy tests take minutes; tests check
     # behaviour, not hash strength.

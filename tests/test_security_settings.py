@@ -54,6 +54,14 @@ def test_production_refuses_to_start_with_the_development_key():
     assert done.returncode != 0
 
 
+@pytest.mark.parametrize("key", ["x", "a" * 80, "short-but-random-9f3Kq"])
+def test_production_refuses_a_short_or_repetitive_key(key):
+    """Issue 20: a one-character SECRET_KEY was accepted in production."""
+    done = _run("import django; django.setup()", **{**PRODUCTION, "SECRET_KEY": key})
+    assert done.returncode != 0
+    assert "SECRET_KEY is weak" in done.stderr
+
+
 def test_production_starts_with_its_own_key_and_development_with_the_committed_one():
     assert _run("import django; django.setup()", **PRODUCTION).returncode == 0
     assert _run("import django; django.setup()", DEBUG="true").returncode == 0

@@ -8,7 +8,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from game.admin.history import HistoryEventAdminMixin, HistoryGameAdminMixin
+from game.admin.history import (
+    HistoryEventAdminMixin,
+    HistoryGameAdminMixin,
+    NoSecretLookupsMixin,
+)
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.services import rooms
 
@@ -48,7 +52,9 @@ class RoomAdmin(admin.ModelAdmin):
     def seats_taken(self, room: Room) -> int:
         return int(room._seats_taken)  # type: ignore[attr-defined]
 
-    @admin.action(description=_("Reset the deck-out counter (next game at ×1)"))
+    # Only for staff who may change rooms (issue 20: it ran for view-only staff).
+    @admin.action(description=_("Reset the deck-out counter (next game at ×1)"),
+                  permissions=["change"])
     def reset_deck_out_counter(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
         for room in queryset:
             rooms.reset_deck_out_streak(room)
@@ -123,7 +129,8 @@ class GameAdmin(HistoryGameAdminMixin, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.action(description=_("Abort the running game"))
+    # Only for staff who may change games (issue 20: it ran for view-only staff).
+    @admin.action(description=_("Abort the running game"), permissions=["change"])
     def abort_running_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         # Imported here: live play owns this function and its module loads the engine.
         from game.services.play import abort_game
@@ -152,7 +159,7 @@ class GameAdmin(HistoryGameAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(GamePlayer)
-class GamePlayerAdmin(admin.ModelAdmin):
+class GamePlayerAdmin(NoSecretLookupsMixin, admin.ModelAdmin):
     list_display = ["username", "game", "seat", "room_seat_index", "cpu_level", "delta"]
     list_filter = ["cpu_level"]
     search_fields = ["username", "game__room__name"]

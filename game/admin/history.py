@@ -27,7 +27,21 @@ def is_trusted(request: HttpRequest) -> bool:
     return bool(getattr(request.user, "is_superuser", False))
 
 
-class HistoryGameAdminMixin:
+class NoSecretLookupsMixin:
+    """Changelist filters (`?state__hands__0__contains=...`) and searches never touch the
+    hidden fields for anyone but a superuser: answered yes or no a card at a time, they
+    read hidden hands and the deck's next cards (issue 20, 48 requests). Django allows
+    any lookup on a model's own fields; this refuses those (the "?e=1" page)."""
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None
+                       ) -> bool:
+        if request is None or not is_trusted(request):
+            if any(part in SECRET_GAME_FIELDS for part in lookup.split("__")):
+                return False
+        return bool(super().lookup_allowed(lookup, value, request))  # type: ignore[misc]
+
+
+class HistoryGameAdminMixin(NoSecretLookupsMixin):
     """Mixed into GameAdmin (game/admin/games.py)."""
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -92,7 +106,7 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-class HistoryEventAdminMixin:
+class HistoryEventAdminMixin(NoSecretLookupsMixin):
     """Mixed into GameEventAdmin: a running game's private events (drawn cards,
     chances) are for superusers only."""
 

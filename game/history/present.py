@@ -122,7 +122,7 @@ def worked_sums(result: dict[str, Any], names: list[str], target: int | None) ->
     """RULES.md R11 written out with this game's numbers."""
     kind, rate, points = result["kind"], int(result["rate"]), result["hand_points"]
     if kind == "deck_out":
-        return [_("Deck-out (R12.2): no points change hands.")]
+        return [_("Deck-out: no points change hands.")]
     if kind == "agari":
         winner = names[result["winners"][0]]
         return [

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
 from game.models.history import DobonTally, PlayerStats, RoomStanding
-from game.services.history import readable_rooms_q, room_standings
+from game.services.history import readable_games_q, room_standings
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -38,13 +38,17 @@ def _players_prefetch() -> Prefetch[Any]:
 # -- a room --------------------------------------------------------------------------------
 
 
-def room_history_page(room: Room, page_number: Any) -> Page[Game]:
-    """The room's finished and aborted games, newest first, with their seats."""
+def room_history_page(room: Room, page_number: Any, readable: Q | None = None) -> Page[Game]:
+    """The room's finished and aborted games (those `readable` selects), newest first,
+    with their seats."""
     games = (
         Game.objects.filter(room=room)
+        .filter(readable or Q())
         .exclude(status=Game.Status.RUNNING)  # the predicate of the game_over_by_room index
         .order_by("-number")
         .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at")
+        # G10: each row names its rules; only that key of the initial state is read.
+        .annotate(house_rules=F("initial_state__house_rules"))
         .prefetch_related(_players_prefetch())
     )
     return Paginator(games, GAMES_PER_PAGE).get_page(page_number)
@@ -105,6 +109,22 @@ def game_events(game: Game) -> list[GameEvent]:
     return list(game.events.order_by("seq"))
 
 
+def players_of(game_ids: list[int]) -> dict[int, list[GamePlayer]]:
+    """The seats of several games in one query, by game, in seat order."""
+    found: dict[int, list[GamePlayer]] = {}
+    for player in GamePlayer.objects.filter(game_id__in=game_ids).order_by("game_id", "seat"):
+        found.setdefault(player.game_id, []).append(player)
+    return found
+
+
+def events_of(game_ids: list[int]) -> dict[int, list[GameEvent]]:
+    """The event logs of several games in one query, by game, in order."""
+    found: dict[int, list[GameEvent]] = {}
+    for event in GameEvent.objects.filter(game_id__in=game_ids).order_by("game_id", "seq"):
+        found.setdefault(event.game_id, []).append(event)
+    return found
+
+
 def versions_of(events: list[GameEvent]) -> list[Version]:
     """The stored log grouped by version, as the replay reads it."""
     versions: list[Version] = []
@@ -140,7 +160,7 @@ def recent_games(
     """The player's latest games that `viewer` may open (private rooms stay hidden)."""
     return list(
         GamePlayer.objects.filter(user_id=user.pk, game__status__in=OVER)
-        .filter(readable_rooms_q(viewer, prefix="game__"))
+        .filter(readable_games_q(viewer, prefix="game__"))
         .select_related("game", "game__room")
         .order_by("-game_id")[:RECENT_GAMES]
     )
@@ -184,7 +204,7 @@ def profile_context(
     from django.utils.translation import gettext as _
 
     from game.history.charts import line_chart
-    from game.services.history import can_read_history
+    from game.services.history import can_read_game
 
     stats = player_stats(player)
     chart = ""
@@ -199,5 +219,5 @@ def profile_context(
         "min_games": LEADERBOARD_MIN_GAMES,
         "recent": recent_games(player, viewer),
         "chart": chart,
-        "best_game_visible": best is not None and can_read_history(best.room, viewer),
+        "best_game_visible": best is not None and can_read_game(best, viewer),
     }

@@ -1,8 +1,8 @@
 """The live table socket, `/ws/rooms/<id>/`: protocol v2 (docs/protocol.md).
 
 Thin: parse, call one service, send. Client → server: `action`, `sync` (plain or
-resuming from a version). Server → client: `state` (the table as this user may see it,
-with the events since the version the client had), `presence`, `error`.
+resuming from a version), `stamp`. Server → client: `state` (the table as this user may
+see it, with the events since the version the client had), `presence`, `stamp`, `error`.
 
 No socket can stall the others:
 - a message is counted against the rate limit when it arrives, not when its work is
@@ -12,7 +12,8 @@ No socket can stall the others:
 - at most one `sync` per socket is queued or running; a flood closes the socket (4429);
 - a new socket is admitted per client address and per process before any database work
   (game/live/admission.py: 4410, 4411, 4503), then against its user's cap,
-  `DOBON_WS_MAX_SOCKETS_PER_USER` sockets over all processes (4409), before the room is
+  `DOBON_WS_MAX_SOCKETS_PER_USER` browser sockets over all processes, and apart from
+  those `DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER` token sockets (4409), before the room is
   read; a room takes at most `DOBON_WS_MAX_WATCHERS_PER_ROOM` sockets of non-members
   (4412). A socket stops counting the moment its client closes (game/live/transport.py);
 - a move, once sent, is applied and announced whatever happens to its socket: the work
@@ -52,7 +53,7 @@ from game.live import groups, memory, transport
 from game.live.presence import Entry, Join, Registry, registry
 from game.messages import message_for
 from game.models import Membership
-from game.services import access, panel, play, programs, rooms
+from game.services import access, panel, play, programs, rooms, stamps
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +124,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # The rate limiter's clock (monotonic seconds); tests replace it.
     clock: Clock = staticmethod(time.monotonic)
     reorder_wait = REORDER_WAIT
+    # One per process, shared by every socket: the per-seat stamp limit (tests replace it).
+    stamp_limiter = stamps.StampLimiter()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' dispatch, without its close_old_connections() before every
@@ -205,10 +208,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Count this socket against its user's cap (over every process)."""
         entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id,
                       program=self.api_token is not None)
+        cap = (settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER if entry.program
+               else settings.DOBON_WS_MAX_SOCKETS_PER_USER)
         async with self.counting:
             if self.gone.gone:  # the client left already: count nothing
                 return False
-            if not await sockets().claim(entry, self, settings.DOBON_WS_MAX_SOCKETS_PER_USER):
+            if not await sockets().claim(entry, self, cap):
                 return False
             self.entry = entry
         return True
@@ -298,6 +303,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.queue_sync(content)
         elif kind == "action":
             await self.queue_action(content.get("action"), content.get("version"))
+        elif kind == "stamp":
+            await self.send_stamp(content.get("stamp"))
         else:
             await self.send_error("unknown_type")
 
@@ -326,6 +333,27 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         self.jobs.append(("action", (action, version)))
         self.wake.set()
+
+    async def send_stamp(self, stamp: Any) -> None:
+        """A quick reaction (game/services/stamps.py): rate-limited per seat here (no
+        database), then checked and shown to the whole room off the receive path; never
+        stored."""
+        if stamp not in stamps.STAMPS:
+            await self.send_error("unknown_stamp")
+        elif not self.stamp_limiter.allow(self.room_id, self.user_id):
+            await self.send_error("stamp_too_soon")
+        else:
+            self.stamp_task = asyncio.get_running_loop().create_task(self.broadcast_stamp(stamp))
+
+    async def broadcast_stamp(self, stamp: str) -> None:
+        try:
+            said = await db_read(stamps.check_stamp, self.room_id, self.user, stamp)
+        except play.PlayError as exc:
+            await self.send_error(exc.code)
+            return
+        await self.channel_layer.group_send(
+            groups.room_group(self.room_id), {"type": "room.stamp", **said}
+        )
 
     # -- the socket's database work, in arrival order, off the receive path ----------------------
 
@@ -520,6 +548,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def presence(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "online": message["online"]})
+
+    async def room_stamp(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "stamp", "stamp": message["stamp"],
+                              "username": message["username"],
+                              "room_seat": message["room_seat"]})
 
     async def token_revoked(self, message: dict[str, Any]) -> None:
         """The user revoked a token (accounts/tokens.py): its sockets close at once."""

@@ -70,6 +70,13 @@ class Entry:
         and for a program's socket its user id (which seats play as programs)."""
         return (self.username, self.channel, self.user_id if self.program else None)
 
+    @property
+    def cap_key(self) -> str:
+        """What the socket counts against: its user's browser sockets, or apart, its
+        user's program sockets (issue 20: a stolen token's sockets took the owner's whole
+        cap, and the owner's browser got 4409)."""
+        return f"{self.user_id}:program" if self.program else str(self.user_id)
+
 
 class Store(Protocol):
     async def claim(self, entry: Entry, cap: int, now: float, ttl: float) -> bool: ...
@@ -92,13 +99,13 @@ class MemoryStore:
     """One process, no Redis: dicts of expiry times and counts."""
 
     def __init__(self) -> None:
-        self.users: dict[int, dict[str, float]] = {}
+        self.users: dict[str, dict[str, float]] = {}
         self.rooms: dict[int, dict[tuple[str, str, int | None], float]] = {}
         self.counts: dict[int, Counter[str]] = {}
         self.watchers: dict[int, dict[str, float]] = {}
 
     async def claim(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
-        sockets = self.users.setdefault(entry.user_id, {})
+        sockets = self.users.setdefault(entry.cap_key, {})
         for channel in [c for c, until in sockets.items() if until <= now]:
             del sockets[channel]
         if entry.channel not in sockets and len(sockets) >= cap:
@@ -132,7 +139,7 @@ class MemoryStore:
             (await self.join(entry, 1 << 30, now, ttl))[0])
 
     async def forget(self, entry: Entry) -> bool:
-        self.users.get(entry.user_id, {}).pop(entry.channel, None)
+        self.users.get(entry.cap_key, {}).pop(entry.channel, None)
         self.watchers.get(entry.room_id, {}).pop(entry.channel, None)
         if self.rooms.get(entry.room_id, {}).pop(entry.member, None) is None:
             return False
@@ -167,8 +174,8 @@ class MemoryStore:
 
     async def refresh(self, entries: list[Entry], now: float, ttl: float) -> None:
         for e in entries:
-            if e.channel in self.users.get(e.user_id, {}):
-                self.users[e.user_id][e.channel] = now + ttl
+            if e.channel in self.users.get(e.cap_key, {}):
+                self.users[e.cap_key][e.channel] = now + ttl
             if e.member in self.rooms.get(e.room_id, {}):
                 self.rooms[e.room_id][e.member] = now + ttl
             if e.channel in self.watchers.get(e.room_id, {}):
@@ -280,8 +287,8 @@ class RedisStore:
             ("purge", PURGE), ("slot", SLOT))}
 
     @staticmethod
-    def user_key(user_id: int) -> str:
-        return f"dobon:ws:user:{user_id}"
+    def user_key(entry: Entry) -> str:
+        return f"dobon:ws:user:{entry.cap_key}"
 
     @staticmethod
     def room_key(room_id: int) -> str:
@@ -299,7 +306,7 @@ class RedisStore:
 
     async def claim(self, entry: Entry, cap: int, now: float, ttl: float) -> bool:
         args: list[str | float] = [now, now + ttl, entry.channel, cap, int(ttl * 2) + 1]
-        return bool(await self.scripts["claim"](keys=[self.user_key(entry.user_id)], args=args))
+        return bool(await self.scripts["claim"](keys=[self.user_key(entry)], args=args))
 
     async def join(
         self, entry: Entry, watcher_cap: int, now: float, ttl: float
@@ -317,7 +324,7 @@ class RedisStore:
             (await self.join(entry, 1 << 30, now, ttl))[0])
 
     async def forget(self, entry: Entry) -> bool:
-        keys = [*self.room_keys(entry.room_id), self.user_key(entry.user_id)]
+        keys = [*self.room_keys(entry.room_id), self.user_key(entry)]
         args = [entry.channel, self.member(entry), entry.username]
         return bool(await self.scripts["forget"](keys=keys, args=args))
 
@@ -336,11 +343,11 @@ class RedisStore:
         async with self.redis.pipeline(transaction=False) as pipe:
             for e in entries:
                 room, names, watch = self.room_keys(e.room_id)
-                pipe.zadd(self.user_key(e.user_id), {e.channel: until}, xx=True)
+                pipe.zadd(self.user_key(e), {e.channel: until}, xx=True)
                 pipe.zadd(room, {self.member(e): until}, xx=True)
                 if e.watcher:
                     pipe.zadd(watch, {e.channel: until}, xx=True)
-                keys |= {self.user_key(e.user_id), room, names, watch}
+                keys |= {self.user_key(e), room, names, watch}
             for key in keys:
                 pipe.expire(key, keep)
             await pipe.execute()

@@ -9,7 +9,7 @@ that `from game.models import Game` works (migrations and the admin rely on it).
 
 from game.models.games import Game, GameEvent, GamePlayer
 from game.models.history import Counters, DobonTally, PlayerStats, RoomStanding
-from game.models.matches import Match
+from game.models.matches import Match, MatchStanding
 from game.models.rooms import (
     DEFAULT_SEATS,
     DEFAULT_TIMEOUT,
@@ -28,6 +28,7 @@ from game.models.rooms import (
 __all__ = [
     "DEFAULT_SEATS", "DEFAULT_TIMEOUT", "MAX_SEATS", "MAX_TIMEOUT", "MIN_SEATS", "MIN_TIMEOUT",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
+    "MatchStanding",
     "Membership", "PlayerStats", "Room", "RoomStanding", "cpu_display_name", "new_invite_code",
     "player_name",
 ]

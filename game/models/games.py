@@ -41,7 +41,8 @@ class Game(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )
-    rate = models.PositiveIntegerField(_("rate"), default=1)
+    # 64-bit columns for the rate and every point total (R16.14: up to 2^20 per game).
+    rate = models.PositiveBigIntegerField(_("rate"), default=1)
     # The match this game belongs to (game/models/matches.py), if any.
     match = models.ForeignKey(
         "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
@@ -101,11 +102,11 @@ class GamePlayer(models.Model):
     cpu_level = models.CharField(  # noqa: DJ001 (NULL for people, as on Membership)
         _("CPU level"), max_length=8, choices=CpuLevel.choices, null=True, blank=True
     )
-    delta = models.IntegerField(_("points won or lost"), null=True, blank=True)
+    delta = models.BigIntegerField(_("points won or lost"), null=True, blank=True)
     # Set when the game finishes (game/services/history.py): this user's n-th finished
     # game and their net points after it, so a profile's chart samples rows by index.
     user_game_number = models.PositiveIntegerField(_("user's game number"), null=True, blank=True)
-    user_net_after = models.IntegerField(_("user's net points after"), null=True, blank=True)
+    user_net_after = models.BigIntegerField(_("user's net points after"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game player")

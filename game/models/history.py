@@ -24,7 +24,7 @@ class Counters(models.Model):
     """What a standings line and a profile both count (RULES.md R8–R12)."""
 
     games = models.PositiveIntegerField(_("games"), default=0)
-    points = models.IntegerField(_("points"), default=0)
+    points = models.BigIntegerField(_("points"), default=0)
     wins_agari = models.PositiveIntegerField(_("wins by going out"), default=0)
     wins_dobon = models.PositiveIntegerField(_("wins by dobon"), default=0)
     wins_return = models.PositiveIntegerField(_("wins by dobon return"), default=0)
@@ -97,7 +97,7 @@ class PlayerStats(Counters):
         related_name="stats",
     )
     points_per_game = models.FloatField(_("points per game"), default=0.0)
-    best_delta = models.IntegerField(_("best game's points"), null=True, blank=True)
+    best_delta = models.BigIntegerField(_("best game's points"), null=True, blank=True)
     best_game = models.ForeignKey(
         "game.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -122,7 +122,7 @@ class DobonTally(models.Model):
     target = models.ForeignKey(RoomStanding, on_delete=models.CASCADE, related_name="+")
     count = models.PositiveIntegerField(_("dobons"), default=0)
     returned = models.PositiveIntegerField(_("returned"), default=0)
-    points = models.IntegerField(_("points"), default=0)
+    points = models.BigIntegerField(_("points"), default=0)
 
     class Meta:
         verbose_name = _("dobon tally")

@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from game.rules import rate_for
+
 if TYPE_CHECKING:  # a type only: games.py imports this module
     from game.models.games import Game
 
@@ -19,8 +21,24 @@ MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
 
 
+# Invite codes people read aloud and type on a phone: no 0/O, 1/I/L, upper case only,
+# shown in two groups of five (ABCDE-FGHJK); typed in lower case, with or without the
+# hyphen or a space, they are still found (game.services.rooms.find_room_by_code).
+# 10 of 31 symbols ≈ 2**49.5: short to type, still not worth guessing. Rooms made before
+# this keep their 12-character mixed-case code until it is rotated.
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 10
+
+
 def new_invite_code() -> str:
-    return secrets.token_urlsafe(9)
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def invite_code_display(code: str) -> str:
+    """"ABCDEFGHJK" → "ABCDE-FGHJK"; an older code as it is."""
+    if len(code) == INVITE_LENGTH and all(c in INVITE_ALPHABET for c in code):
+        return f"{code[:5]}-{code[5:]}"
+    return code
 
 
 class CpuLevel(models.TextChoices):
@@ -70,11 +88,23 @@ class Room(models.Model):
         validators=[MinValueValidator(MIN_TIMEOUT), MaxValueValidator(MAX_TIMEOUT)],
     )
     is_public = models.BooleanField(_("public"), default=True)
+    # Quick reactions at the table (game/services/stamps.py); the owner may turn them off.
+    stamps_enabled = models.BooleanField(_("stamps"), default=True)
     invite_code = models.CharField(
         _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
     )
-    # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k.
+    # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k,
+    # at most 2**20 (R16.14).
     deck_out_streak = models.PositiveIntegerField(_("consecutive deck-outs"), default=0)
+    # HOUSE-RULES.md G1/G4: the room's house rules, a full mapping (every key) or {} for
+    # none (RULES.md exactly); `house_base` the preset the owner started from (§7, G10).
+    house_rules = models.JSONField(_("house rules"), default=dict, blank=True)
+    house_base = models.CharField(_("house rules preset"), max_length=16, blank=True, default="")
+    # H14: the current session holds the finished games numbered above `session_since`;
+    # `last_session` keeps the final standings of the last session that ended.
+    session_since = models.PositiveIntegerField(_("session starts after game"), default=0)
+    sessions_ended = models.PositiveIntegerField(_("sessions ended"), default=0)
+    last_session = models.JSONField(_("last session"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -101,8 +131,16 @@ class Room(models.Model):
         return reverse("game:room", kwargs={"room_id": self.pk})
 
     @property
+    def invite_code_display(self) -> str:
+        return invite_code_display(self.invite_code)
+
+    @property
     def next_rate(self) -> int:
-        return int(2**self.deck_out_streak)
+        """R12.3's rate (2**k, at most 2**20), capped by H13's `rate_cap` (H13.1: only the
+        rate is capped, the count k is kept)."""
+        rate = rate_for(self.deck_out_streak)
+        cap = (self.house_rules or {}).get("rate_cap")
+        return min(rate, cap) if cap else rate
 
     def running_game(self) -> Game | None:
         return self.games.filter(status="running").first()  # Game.Status.RUNNING
@@ -127,7 +165,7 @@ class Membership(models.Model):
     seat_index = models.PositiveSmallIntegerField(
         _("seat"), validators=[MaxValueValidator(MAX_SEATS - 1)]
     )
-    points = models.IntegerField(_("points in this room"), default=0)
+    points = models.BigIntegerField(_("points in this room"), default=0)
     # Open token-client sockets of this member in this room: while above 0 the seat
     # plays as a program (`kind: "program"`, a match's program timeout applies).
     program_sockets = models.PositiveSmallIntegerField(_("program connections"), default=0)

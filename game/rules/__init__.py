@@ -27,7 +27,7 @@ from .dobon_uno.house import (
     normalize_house_rules,
     preset_of,
 )
-from .dobon_uno.result import Result, ResultKind, result_to_dict
+from .dobon_uno.result import MAX_RATE, Result, ResultKind, rate_for, result_to_dict
 
 # HOUSE-RULES.md G4: every key at its default (a read-only mapping).
 DEFAULT_HOUSE_RULES = PRESETS["standard"]
@@ -48,9 +48,11 @@ __all__ = [
     "HouseRules",
     "IllegalAction",
     "Kind",
+    "MAX_RATE",
     "Phase",
     "Result",
     "ResultKind",
+    "rate_for",
     "describe_house_rules",
     "normalize_house_rules",
     "preset_of",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db.models import Q
 
-from game.models import Game, GamePlayer, Membership, Room
+from game.models import Game, GamePlayer, Match, Membership, Room
 from game.models.history import DobonTally, PlayerStats, RoomStanding
 
 if TYPE_CHECKING:
@@ -288,34 +288,67 @@ def standing_dict(row: RoomStanding, seated: bool) -> dict[str, Any]:
 
 
 # -- who may read a room's history -----------------------------------------------------------
+#
+# One rule for every history page, game log, match page and match log (issue 20):
+# - a public room's games: anyone signed in;
+# - a private room's games: its owner, its members and staff (`reads_whole_room`), and a
+#   past member for the games they played in, not the ones played after they left;
+# - an invite shows the live table, never history;
+# - a match page and its log: whoever may read one of its games, showing only those.
 
 
-def can_read_history(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
-    """A public room's history: anyone signed in. A private room's: its owner, its
-    members, anyone who ever played a game there (past members), and staff."""
+def reads_whole_room(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether `user` reads every game of `room`."""
     if not user.is_authenticated:
         return False
     if room.is_public or getattr(user, "is_staff", False) or room.owner_id == user.pk:
         return True
-    if Membership.objects.filter(room=room, user_id=user.pk).exists():
+    return Membership.objects.filter(room=room, user_id=user.pk).exists()
+
+
+def can_read_history(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether `user` may open the room's history list: all of it, or as a past member
+    the games they played in (`games_read_by`)."""
+    if reads_whole_room(room, user):
         return True
-    return GamePlayer.objects.filter(game__room=room, user_id=user.pk).exists()
+    return user.is_authenticated and GamePlayer.objects.filter(
+        game__room=room, user_id=user.pk).exists()
 
 
-def readable_rooms_q(user: AbstractBaseUser | AnonymousUser, prefix: str = "") -> Q:
-    """A filter for rows whose room (`prefix` + "room") `user` may read, in one SQL
-    expression (subqueries), so lists stay one query."""
-    room = f"{prefix}room"
+def can_read_game(game: Game, user: AbstractBaseUser | AnonymousUser) -> bool:
+    if reads_whole_room(game.room, user):
+        return True
+    return user.is_authenticated and GamePlayer.objects.filter(
+        game_id=game.pk, user_id=user.pk).exists()
+
+
+def can_read_match(match: Match, user: AbstractBaseUser | AnonymousUser) -> bool:
+    if reads_whole_room(match.room, user):
+        return True
+    return user.is_authenticated and GamePlayer.objects.filter(
+        game__match_id=match.pk, user_id=user.pk).exists()
+
+
+def games_read_by(room: Room, user: AbstractBaseUser | AnonymousUser) -> Q:
+    """A filter on the room's games for those `user` reads (all, or those played in)."""
+    if reads_whole_room(room, user):
+        return Q()
+    return Q(pk__in=GamePlayer.objects.filter(user_id=user.pk).values("game_id"))
+
+
+def readable_games_q(user: AbstractBaseUser | AnonymousUser, prefix: str = "") -> Q:
+    """A filter for rows whose game (`prefix` names it, e.g. "game__") `user` may read,
+    in one SQL expression (subqueries), so lists stay one query."""
     if not user.is_authenticated:
         return Q(pk__in=[])
     if getattr(user, "is_staff", False):
         return Q()
+    room = f"{prefix}room"
     member_rooms = Membership.objects.filter(user_id=user.pk).values("room_id")
-    # Past members through their standings: one row per room, not one per game.
-    played_rooms = RoomStanding.objects.filter(user_id=user.pk).values("room_id")
+    played = GamePlayer.objects.filter(user_id=user.pk).values("game_id")
     return (
         Q(**{f"{room}__is_public": True})
         | Q(**{f"{room}__owner_id": user.pk})
         | Q(**{f"{room}__in": member_rooms})
-        | Q(**{f"{room}__in": played_rooms})
+        | Q(**{f"{prefix}pk__in" if prefix else "pk__in": played})
     )

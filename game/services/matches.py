@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Case, CharField, Exists, F, OuterRef, When
+from django.db.models import Case, CharField, Exists, F, OuterRef, Q, When
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -42,6 +42,7 @@ from game.models.matches import (
     MIN_GAMES,
     MIN_PROGRAM_TIMEOUT,
     Match,
+    MatchStanding,
 )
 from game.services import panel, play, rooms
 
@@ -129,33 +130,39 @@ def stop_match(match: Match, by: AbstractBaseUser, now: float | None = None) -> 
         rooms.check_owner(match.room, by)
         if match.status != Match.Status.RUNNING:
             return match
-        do_end(match, Match.Status.ABORTED)
+        do_end(match, Match.Status.ABORTED, Match.EndReason.STOPPED)
         running = match.room.games.filter(status=Game.Status.RUNNING).first()
         if running is not None:
             play.abort_game(running, by=by, now=now)
     return match
 
 
-def do_end(match: Match, status: str) -> None:
+def do_end(match: Match, status: str, reason: str = "") -> None:
     match.status = status
     match.finished_at = timezone.now()
-    match.save(update_fields=["status", "finished_at"])
+    match.end_reason = reason
+    match.save(update_fields=["status", "finished_at", "end_reason"])
     panel.notify_room_panel_on_commit(match.room_id)
 
 
 # -- one game after the other ---------------------------------------------------------------------
 
 
-def do_game_finished(game: Game, *_result: Any) -> None:
-    """Under the finishing game's lock: count it; the last one ends the match. (The
-    `finished` hook also passes the engine, seats and summary: not needed here.)"""
+def do_game_finished(game: Game, engine: Any = None, seats: Any = None,
+                     summary: dict[str, Any] | None = None) -> None:
+    """Under the finishing game's lock: count it into the match and its standings; the
+    last one ends the match. (The `finished` hook passes the engine, seats and summary.)"""
     if game.match_id is None:
         return
     match = Match.objects.select_for_update().get(pk=game.match_id)
     if match.status != Match.Status.RUNNING:
         return
+    if match.games_finished and not MatchStanding.objects.filter(match=match).exists():
+        rebuild_standings(match)  # a match that was running when the totals were added
     match.games_finished += 1
     match.save(update_fields=["games_finished"])
+    if summary is not None and seats is not None:
+        do_count_standings(match, match.games_finished, _lines_of(seats, summary))
     if match.games_finished >= match.games_total:
         do_end(match, Match.Status.FINISHED)
 
@@ -175,7 +182,7 @@ def do_game_aborted(game: Game) -> None:
         return
     match = Match.objects.select_for_update().get(pk=game.match_id)
     if match.status == Match.Status.RUNNING:
-        do_end(match, Match.Status.ABORTED)
+        do_end(match, Match.Status.ABORTED, Match.EndReason.GAME_ABORTED)
 
 
 def start_next_safely(match_id: int) -> None:
@@ -188,7 +195,11 @@ def start_next_safely(match_id: int) -> None:
 def start_next(match_id: int, now: float | None = None) -> Game | None:
     """Start the match's next game, if it is running, has games left and nothing runs.
     Safe to call twice (the after-commit hook and the sweep): the match row is locked
-    and the second call finds the game already running."""
+    and the second call finds the game already running.
+
+    A start that fails in any way ends the match (aborted, with the reason on its page):
+    retried by every sweep, it would fail again for ever (issue 20: a rate out of range
+    kept a match running, with a traceback 4 times a second)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.RUNNING:
@@ -202,11 +213,15 @@ def start_next(match_id: int, now: float | None = None) -> Game | None:
         try:
             if owner is None:
                 raise play.PlayError("not_owner")
-            return play.start_game(room, owner, now=now, match=match)
+            with transaction.atomic():  # a savepoint: a failed statement leaves the lock usable
+                return play.start_game(room, owner, now=now, match=match)
         except (play.PlayError, PermissionDenied) as exc:
             log.warning("match %s stops: its next game cannot start (%r)", match_id, exc)
-            do_end(match, Match.Status.ABORTED)
-            return None
+            do_end(match, Match.Status.ABORTED, Match.EndReason.CANNOT_START)
+        except Exception:
+            log.exception("match %s stops: its next game failed to start", match_id)
+            do_end(match, Match.Status.ABORTED, Match.EndReason.START_FAILED)
+        return None
 
 
 def start_waiting(limit: int = 50) -> int:
@@ -388,9 +403,82 @@ def seat_kind() -> Case:
     ), output_field=CharField())
 
 
+# The stored totals (MatchStanding): one line per seat of a finished game.
+SeatLine = tuple[int | None, str | None, int, str, int, str | None]  # user, level, seat, name,
+#                                                                      delta, kind
+
+
+def _lines_of(seats: Iterable[Any], summary: dict[str, Any]) -> list[SeatLine]:
+    players = summary.get("players") or []
+    return [
+        (s.user_id, s.cpu_level, s.room_seat_index, s.username, int(summary["deltas"][s.seat]),
+         players[s.seat].get("kind") if s.seat < len(players) else None)
+        for s in seats
+    ]
+
+
+def do_count_standings(match: Match, index: int, lines: Iterable[SeatLine]) -> None:
+    """Count one finished game (the match's `index`-th) into the stored totals: a few rows
+    read and written, whatever the number of games before it. Under the match's lock."""
+    rows = {(r.key_kind, r.key_id): r for r in MatchStanding.objects.filter(match=match)}
+    new = []
+    for user_id, level, room_seat, name, delta, kind in lines:
+        key = player_key(user_id, level, room_seat)
+        row = rows.get(key)
+        if row is None:
+            row = MatchStanding(match=match, key_kind=key[0], key_id=key[1],
+                                kind="cpu" if level else panel.HUMAN)
+            rows[key] = row
+            new.append(row)
+        row.username, row.cpu_level, row.room_seat_index = name, level, room_seat
+        row.games += 1
+        if kind == panel.PROGRAM:
+            row.kind = panel.PROGRAM
+        if delta:
+            row.total += delta
+            row.reached = index
+    MatchStanding.objects.bulk_create(new)
+    MatchStanding.objects.bulk_update(
+        [r for r in rows.values() if r not in new],
+        ["username", "cpu_level", "room_seat_index", "kind", "total", "games", "reached"],
+    )
+
+
+def rebuild_standings(match: Match) -> None:
+    """The stored totals counted again from every finished game (for matches that began
+    before they were kept, and for bulk-made matches)."""
+    MatchStanding.objects.filter(match=match).delete()
+    rows = (
+        GamePlayer.objects.filter(game__match=match, game__status=Game.Status.FINISHED)
+        .order_by("game__number", "seat")
+        .values_list("user_id", "cpu_level", "room_seat_index", "username", "game__number",
+                     "delta", seat_kind())
+    )
+    games: dict[int, list[SeatLine]] = {}
+    for user_id, level, room_seat, name, number, delta, kind in rows:
+        games.setdefault(number, []).append((user_id, level, room_seat, name, delta or 0, kind))
+    for index, number in enumerate(sorted(games), start=1):
+        do_count_standings(match, index, games[number])
+
+
 def standings(match: Match) -> list[Standing]:
     """Every player of the match's finished games by total points, best first; equal
-    totals go to whoever reached that total in an earlier game. One query.
+    totals go to whoever reached that total in an earlier game. Read from the stored
+    totals: one small query, whatever the number of games."""
+    stored = list(MatchStanding.objects.filter(match=match))
+    if not stored:
+        return standings_counted(match)  # none finished, or a match older than the totals
+    lines = [
+        Standing((r.key_kind, r.key_id), player_name(r.username, r.cpu_level, r.room_seat_index),
+                 r.kind, r.total, r.games, r.reached)
+        for r in stored
+    ]
+    return _ranked(sorted(lines, key=lambda s: (-s.total, s.reached, s.name)))
+
+
+def standings_counted(match: Match) -> list[Standing]:
+    """The standings summed over every finished game (one query, O(games)): what the
+    stored totals must equal.
 
     Games are counted 1…N within the match: every match game but the last is finished
     (an aborted game ends the match), so the finished games' order is the match's."""
@@ -424,18 +512,28 @@ def _ranked(lines: list[Standing]) -> list[Standing]:
     return lines
 
 
-def game_results(match: Match) -> list[dict[str, Any]]:
-    """The match's games in order: number, status, how each ended and who gained what."""
-    games = list(
-        match.games.order_by("number").only("pk", "number", "status", "result", "rate")
-    )
+def game_results(match: Match, after: int | None = None,
+                 readable: Q | None = None) -> list[dict[str, Any]]:
+    """The match's games in order: number, status, how each ended and who gained what.
+    `after`: only the games after the one numbered so (what a page that has them lacks);
+    `readable`: only the games it selects (a past member's), numbered as in the match."""
+    games_q = match.games.filter(readable or Q())
+    skipped = 0
+    if after is not None:
+        skipped = match.games.filter(number__lte=after).count()
+        games_q = games_q.filter(number__gt=after)
+    # match_id too: the related manager sets each game's match, and a deferred match_id
+    # would cost a query per game (1,006 queries for a 1,000-game match).
+    games = list(games_q.order_by("number").only("pk", "match_id", "number", "status",
+                                                 "result", "rate"))
     names: dict[int, dict[int, str]] = {}
     for game_id, seat, name, level, room_seat in GamePlayer.objects.filter(
-        game__match=match
+        game__in=[g.pk for g in games]
     ).values_list("game_id", "seat", "username", "cpu_level", "room_seat_index"):
         names.setdefault(game_id, {})[seat] = player_name(name, level, room_seat)
+    positions = _positions(match, games, skipped, readable is not None)
     results = []
-    for index, game in enumerate(games, start=1):
+    for index, game in zip(positions, games, strict=True):
         result = game.result or {}
         seat_names = names.get(game.pk, {})
         results.append({
@@ -449,3 +547,12 @@ def game_results(match: Match) -> list[dict[str, Any]]:
             ],
         })
     return results
+
+
+def _positions(match: Match, games: list[Game], skipped: int, filtered: bool) -> list[int]:
+    """Each game's place (1…N) in the match."""
+    if not filtered:
+        return list(range(skipped + 1, skipped + len(games) + 1))
+    numbers = list(match.games.order_by("number").values_list("number", flat=True))
+    place = {number: i for i, number in enumerate(numbers, start=1)}
+    return [place[g.number] for g in games]

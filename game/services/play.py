@@ -58,7 +58,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 ACTION_TYPES = frozenset(
-    {"play", "draw", "pass", "color", "dobon", "return", "decline"}
+    {"play", "draw", "pass", "color", "dobon", "return", "decline", "swap"}  # swap: H6.4
 )
 # The beat sweep handles at most this many games per run; the rest wait one second.
 
@@ -257,6 +257,9 @@ def check_action_shape(action: Any) -> Action:
         raise PlayError("bad_action")
     if action["type"] == "color" and not isinstance(action.get("color"), str):
         raise PlayError("bad_action")
+    target = action.get("target")
+    if action["type"] == "swap" and not (isinstance(target, int) and not isinstance(target, bool)):
+        raise PlayError("bad_action")
     return action
 
 
@@ -419,9 +422,10 @@ def start_game(
             players=len(seated),
             first_player=first_player_for(room, seated),
             seed=secrets.randbits(63),
-            rate=room.next_rate,
+            rate=room.next_rate,  # H13: capped by the room's rate_cap
             timeout=float(room.timeout_seconds),
             now=now,
+            house_rules=room.house_rules or None,  # G1: the game keeps these
         )
         game, seats = do_create_game(room, by, seated, engine, match)
         events = initial_events(engine)

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game.models import (
@@ -33,7 +37,7 @@ from game.models import (
     Room,
     new_invite_code,
 )
-from game.services import access
+from game.services import access, house
 from game.services.invites import (  # noqa: F401 (part of this module's API)
     INVITED_SESSION_KEY,
     holds_current_invite,
@@ -109,10 +113,26 @@ _CODE_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 def find_room_by_code(text: str) -> Room | None:
     """The room an invite code names. Accepts a pasted invite link as well as the code."""
-    candidates = _CODE_RE.findall(text.strip())
-    # The code is the last path segment of the link, or the whole text.
-    code = candidates[-1] if candidates else ""
-    return Room.objects.filter(invite_code=code).first() if code else None
+    text = text.strip()
+    candidates = _CODE_RE.findall(text)
+    if not candidates:
+        return None
+    # The code is the last path segment of a link, or the whole text (typed as two
+    # groups with a space between them, perhaps).
+    return room_for_code(candidates[-1] if "/" in text else "".join(candidates))
+
+
+def room_for_code(code: str) -> Room | None:
+    """The room whose current invite code is `code`. Codes made since issue 21 are upper
+    case without hyphens (Room.new_invite_code), so they are found however they are
+    typed; an older mixed-case code must match exactly, as before, until rotated."""
+    if not code:
+        return None
+    room = Room.objects.filter(invite_code=code).first()
+    normalised = code.upper().replace("-", "")
+    if room is None and normalised != code:
+        room = Room.objects.filter(invite_code=normalised).first()
+    return room
 
 
 # -- checks ------------------------------------------------------------------------------
@@ -164,22 +184,44 @@ def create_room(
     seat_count: int = DEFAULT_SEATS,
     timeout_seconds: int = DEFAULT_TIMEOUT,
     is_public: bool = True,
+    stamps_enabled: bool = True,
 ) -> Room:
-    """Create a room and seat its owner at seat 0 (R3.2 counts from the owner)."""
+    """Create a room and seat its owner at seat 0 (R3.2 counts from the owner), within
+    the account's limits (`check_room_allowance`)."""
     name = name.strip()
     if not name:
         raise RoomError(_("Give the room a name."), field="name")
     _check_settings(seat_count, timeout_seconds)
     with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()  # one at a time
+        check_room_allowance(owner)
         room = Room.objects.create(
             name=name,
             owner=owner,
             seat_count=seat_count,
             timeout_seconds=timeout_seconds,
             is_public=is_public,
+            stamps_enabled=stamps_enabled,
         )
         Membership.objects.create(room=room, user=owner, seat_index=0)
     return room
+
+
+def check_room_allowance(owner: User) -> None:
+    """At most DOBON_MAX_ROOMS_PER_USER rooms owned, and DOBON_ROOMS_PER_DAY created in
+    24 hours (issue 20: 1,000 public rooms in 19 s filled the lobby's first page)."""
+    owned = Room.objects.filter(owner=owner)
+    if owned.count() >= settings.DOBON_MAX_ROOMS_PER_USER:
+        raise RoomError(
+            _("You already own %(count)d rooms, the most an account may own.")
+            % {"count": settings.DOBON_MAX_ROOMS_PER_USER}
+        )
+    since = timezone.now() - timedelta(days=1)
+    if owned.filter(created_at__gte=since).count() >= settings.DOBON_ROOMS_PER_DAY:
+        raise RoomError(
+            _("You have created %(count)d rooms in the last 24 hours: try again tomorrow.")
+            % {"count": settings.DOBON_ROOMS_PER_DAY}
+        )
 
 
 def take_seat(room: Room, user: User, seat_index: int | None = None) -> Membership:
@@ -270,12 +312,23 @@ def update_room_settings(
     seat_count: int,
     timeout_seconds: int,
     is_public: bool,
+    stamps_enabled: bool = True,
+    house_rules: Mapping[str, Any] | None = None,
+    house_base: str = "",
 ) -> Room:
-    """The owner changes the room between games. Seats cannot vanish under people."""
+    """The owner changes the room between games. Seats cannot vanish under people.
+    `house_rules` (None: unchanged) take effect from the next game (G1); a change ends
+    the running session (H14.6)."""
     name = name.strip()
     if not name:
         raise RoomError(_("Give the room a name."), field="name")
     _check_settings(seat_count, timeout_seconds)
+    rules = None
+    if house_rules is not None:
+        try:
+            rules = house.check_house_rules(house_rules)
+        except house.HouseRulesError as exc:
+            raise RoomError(str(exc), field=None) from exc
     with transaction.atomic():
         room = _lock(room)
         check_owner(room, by)
@@ -290,6 +343,9 @@ def update_room_settings(
         turned_private = room.is_public and not is_public
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
+        room.stamps_enabled = stamps_enabled
+        if rules is not None:
+            house.do_change_rules(room, rules, house_base)
         room.save()
         if turned_private:
             access.notify_access_changed(room.pk)

@@ -7,12 +7,13 @@ match counts it; a match starts its next game only after the finished one was pu
 
 from __future__ import annotations
 
-from game.services import changes, cpu, history, matches
+from game.services import changes, cpu, history, house, matches
 
 
 def connect() -> None:
     changes.connect("plan", cpu.do_schedule)
     changes.connect("finished", history.record_finished)
     changes.connect("finished", matches.do_game_finished)
+    changes.connect("finished", house.do_game_finished)  # H14: a session's end
     changes.connect("aborted", matches.do_game_aborted)
     changes.connect("saved", matches.next_game_on_commit)

@@ -11,7 +11,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from game.models import Room
-from game.services.history import can_read_history, is_cpu_seat, room_standings
+from game.services.history import is_cpu_seat, reads_whole_room, room_standings
 
 register = template.Library()
 
@@ -61,11 +61,22 @@ def signed(value: int | None) -> str:
     return f"+{value}" if value > 0 else ("±0" if value == 0 else f"−{-value}")
 
 
+@register.filter
+def signed_average(value: float | None) -> str:
+    """An average with one decimal, signed as `signed` writes whole numbers (−3.5)."""
+    if value is None:
+        return "—"
+    text = f"{abs(float(value)):.1f}"
+    if text == "0.0":
+        return "±0.0"
+    return f"+{text}" if value > 0 else f"−{text}"
+
+
 @register.inclusion_tag("game/history/_standings_panel.html", takes_context=True)
 def standings_panel(context: dict[str, Any], room: Room) -> dict[str, Any]:
     """The room page's standings: the same rule as the history page for who may read."""
     user = context.get("user")
-    readable = user is not None and can_read_history(room, user)
+    readable = user is not None and reads_whole_room(room, user)
     return {
         "room": room,
         "readable": readable,

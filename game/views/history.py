@@ -14,11 +14,18 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
+from game import house_text
 from game.history import present, selectors
-from game.history.replay import Frame, ReplayError, rebuild
+from game.history.replay import Frame, ReplayError, rebuild, rules_of
 from game.models import Game, GameEvent, Room
 from game.services import panel
-from game.services.history import can_read_history, is_cpu_seat
+from game.services.history import (
+    can_read_game,
+    can_read_history,
+    games_read_by,
+    is_cpu_seat,
+    reads_whole_room,
+)
 from game.templatetags.history import signed
 
 LOG_FORMAT = "dobon-game-log/1"
@@ -28,11 +35,14 @@ class _LoginFirst(Exception):
     """An anonymous visitor asked for something a signed-in person could read."""
 
 
-def _check_readable(request: HttpRequest, room: Room) -> None:
+def _check_readable(request: HttpRequest, room: Room, readable: bool | None = None) -> None:
     """404 for a private room the user may not read, whoever asks (anonymous visitors
     included), so nobody learns that it exists; the login page for anonymous visitors
-    of a public room, as everywhere else on the site."""
-    if can_read_history(room, request.user):
+    of a public room, as everywhere else on the site. `readable` is the answer of a
+    narrower rule (one game) when there is one."""
+    if readable is None:
+        readable = can_read_history(room, request.user)
+    if readable:
         return
     if not request.user.is_authenticated and room.is_public:
         raise _LoginFirst
@@ -59,15 +69,19 @@ def _guarded(view: Any) -> Any:
 def room_history(request: HttpRequest, room_id: int) -> HttpResponse:
     room = get_object_or_404(Room, pk=room_id)
     _check_readable(request, room)
-    page = selectors.room_history_page(room, request.GET.get("page"))
+    # A past member lists the games they played in; the room's totals are not theirs.
+    whole = reads_whole_room(room, request.user)
+    page = selectors.room_history_page(room, request.GET.get("page"),
+                                       games_read_by(room, request.user))
     rows = [_history_row(game) for game in page.object_list]
     context = {
         "room": room,
         "page": page,
         "rows": rows,
         "winner_label": _("winner"),
-        "standings": selectors.standings(room),
-        "matrix": selectors.dobon_matrix(room),
+        "whole_room": whole,
+        "standings": selectors.standings(room) if whole else [],
+        "matrix": selectors.dobon_matrix(room) if whole else None,
     }
     return render(request, "game/history/room_history.html", context)
 
@@ -88,6 +102,7 @@ def _history_row(game: Game) -> dict[str, Any]:
         "label": present.result_label(game),
         "winners": ", ".join(present.winners_of(game, names)),
         "seats": [_seat_line(p) for p in players],
+        "rules": house_text.summarize(getattr(game, "house_rules", None)),  # G10, D4
     }
 
 
@@ -104,7 +119,7 @@ def _readable_game(request: HttpRequest, game_id: int) -> Game:
     game = selectors.visible_game(game_id)
     if game is None:
         raise Http404
-    _check_readable(request, game.room)
+    _check_readable(request, game.room, can_read_game(game, request.user))
     return game
 
 
@@ -215,6 +230,8 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "url": game.get_absolute_url(),
+            # G10: the rule set by name ("standard", a preset, or "custom" and the keys)
+            "rules": rules_of(initial) if initial else None,
         },
         "players": [
             {

@@ -1,4 +1,4 @@
-// Copy buttons: <button data-copy="ID"> copies the value of the field with that id.
+// Copy and share buttons. Copy buttons: <button data-copy="ID"> copies the value of the field with that id.
 // A [data-copy-status=ID] element, if any, says so for screen readers (the button's
 // own label changes for the eyes).
 // The button stays hidden without this module (the field is still selectable).
@@ -35,3 +35,17 @@ function wire(button) {
 }
 
 document.querySelectorAll("button[data-copy]").forEach(wire);
+
+// Share buttons: <button data-share="ID" data-share-title data-share-text> hands the
+// field's URL to the system's share sheet (Web Share API), shown only where it exists.
+function wireShare(button) {
+  const field = document.getElementById(button.dataset.share);
+  if (!field || typeof navigator.share !== "function") return;
+  button.hidden = false;
+  button.addEventListener("click", () => {
+    navigator.share({ title: button.dataset.shareTitle || document.title, text: button.dataset.shareText || "", url: field.value })
+      .catch(() => {});  // the person closed the sheet: nothing to say
+  });
+}
+
+document.querySelectorAll("button[data-share]").forEach(wireShare);

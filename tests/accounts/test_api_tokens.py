@@ -4,6 +4,7 @@ revoked by their owner only, and useless for opening pages (docs/bots-api.md).""
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 from django.test import Client
@@ -150,3 +151,119 @@ def test_at_most_ten_active_tokens(bob):
         assert create(client, f"bot {n}").status_code == 302
     assert create(client, "one too many").status_code == 400
     assert ApiToken.objects.filter(user=bob).count() == 10
+
+
+# -- issue 20 ---------------------------------------------------------------------------------
+
+
+def test_a_new_key_is_stored_in_clear_nowhere_on_the_server_while_it_waits(bob):
+    """The finding: the key waited in plain text in the session row until the page showed
+    it, readable by anyone with the database (no SECRET_KEY needed)."""
+    from django.contrib.sessions.models import Session
+
+    client = signed_in(bob)
+    response = create(client)
+    assert response.status_code == 302
+    pad = response.cookies["dobon_token_pad"]
+    assert pad["httponly"] and pad["samesite"] == "Strict" and int(pad["max-age"]) <= 300
+    rows = [(row.session_data, str(row.get_decoded())) for row in Session.objects.all()]
+    page = client.get(response["Location"])
+    key = page.context["new_key"]
+    assert key.startswith("dobon_")
+    secret = key[len("dobon_"):]
+    assert rows and all(secret not in data and secret not in decoded for data, decoded in rows)
+    assert secret not in pad.value
+    # Shown once: the halves are gone, a reload shows no key.
+    assert client.get(reverse("accounts:tokens")).context["new_key"] is None
+
+
+def test_the_session_half_alone_shows_no_key(bob):
+    client = signed_in(bob)
+    create(client)
+    del client.cookies["dobon_token_pad"]
+    page = client.get(reverse("accounts:tokens"))
+    assert page.context["new_key"] is None
+    assert 'data-testid="new-token"' not in page.content.decode()
+
+
+NEW_PASSWORD = "tangerine-umbrella-741"
+
+
+def _change_password(client: Client, old: str, **extra: str):
+    data = {"old_password": old, "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD, **extra}
+    return client.post(reverse("accounts:password_change"), data)
+
+
+def test_a_new_password_revokes_the_tokens_by_default(bob, password):
+    """The finding: a token survived a password change."""
+    client = signed_in(bob)
+    key = new_key(client)
+    form = client.get(reverse("accounts:password_change")).content.decode()
+    box = re.search(r'<input[^>]*name="revoke_tokens"[^>]*>', form)
+    assert box and "checked" in box.group(0)  # offered, and ticked
+    response = _change_password(client, password, revoke_tokens="on")
+    assert response.status_code == 302
+    assert not ApiToken.objects.filter(user=bob, revoked_at__isnull=True).exists()
+    from accounts.tokens import user_for_key
+
+    assert user_for_key(key) is None
+
+
+def test_the_password_page_may_keep_the_tokens(bob, password):
+    client = signed_in(bob)
+    key = new_key(client)
+    assert _change_password(client, password).status_code == 302  # the box left unticked
+    from accounts.tokens import user_for_key
+
+    assert user_for_key(key) is not None
+
+
+def test_a_password_set_by_an_admin_revokes_the_tokens_too(bob):
+    new_key(signed_in(bob))
+    bob.set_password("set-by-an-admin-5512")
+    bob.save()
+    assert not ApiToken.objects.filter(user=bob, revoked_at__isnull=True).exists()
+
+
+def test_a_deactivation_is_announced_once(bob):
+    from accounts.models import User, deactivated
+
+    heard = []
+
+    def listener(sender, user, **kwargs):
+        heard.append(user.pk)
+
+    deactivated.connect(listener)
+    try:
+        user = User.objects.get(pk=bob.pk)
+        user.first_name = "Bob"
+        user.save()
+        user.is_active = False
+        user.save()
+        user.save()
+    finally:
+        deactivated.disconnect(listener)
+    assert heard == [bob.pk]
+
+
+def test_creating_and_revoking_tokens_is_limited_per_day(bob, settings):
+    """The finding: nothing limited tokens per account (create-and-revoke grew the list)."""
+    settings.DOBON_API_TOKENS_PER_DAY = 3
+    client = signed_in(bob)
+    for n in range(3):
+        assert create(client, f"bot {n}").status_code == 302
+        token = ApiToken.objects.get(user=bob, revoked_at__isnull=True)
+        client.post(reverse("accounts:revoke_token", args=[token.pk]))
+    response = create(client, "one too many")
+    assert response.status_code == 400
+    assert "24" in response.context["error"]
+    assert ApiToken.objects.filter(user=bob).count() == 3
+
+
+def test_the_active_token_limit_is_a_setting(bob, settings):
+    settings.DOBON_MAX_ACTIVE_API_TOKENS = 2
+    client = signed_in(bob)
+    assert create(client, "a").status_code == 302 and create(client, "b").status_code == 302
+    response = create(client, "c")
+    assert response.status_code == 400 and "2" in response.context["error"]

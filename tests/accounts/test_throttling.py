@@ -45,6 +45,7 @@ def counting_hasher(settings):
 @pytest.fixture
 def limits(settings):
     settings.AXES_FAILURE_LIMIT = 3
+    settings.DOBON_LOGIN_ADDRESS_FAILURE_LIMIT = 3
     settings.DOBON_SIGNUP_LIMIT = 3
 
 
@@ -52,7 +53,7 @@ def _fail(client, username: str, ip: str = "203.0.113.5"):
     return client.post(LOGIN, {"username": username, "password": "wrong"}, REMOTE_ADDR=ip)
 
 
-def test_wrong_passwords_lock_the_username_and_the_right_one_is_refused_unhashed(
+def test_wrong_passwords_lock_the_pair_and_the_right_one_is_refused_unhashed(
     client, limits, counting_hasher, password, django_user_model
 ):
     user = django_user_model.objects.create_user("victim", password=password)
@@ -65,19 +66,88 @@ def test_wrong_passwords_lock_the_username_and_the_right_one_is_refused_unhashed
 
     counting_hasher.calls = 0
     response = client.post(LOGIN, {"username": "victim", "password": password},
-                           REMOTE_ADDR="198.51.100.9")  # from elsewhere, right password
+                           REMOTE_ADDR="203.0.113.5")  # the same address, right password
     assert response.status_code == 429
     assert counting_hasher.calls == 0  # refused before any hashing
     assert "_auth_user_id" not in client.session
 
 
 def test_case_and_width_variants_count_against_the_same_name(client, limits, alice, password):
-    for variant, ip in (("ALICE", "198.51.100.1"), ("Alice", "198.51.100.2"),
-                        ("ａｌｉｃｅ", "198.51.100.3")):
-        _fail(client, variant, ip=ip)
+    for variant in ("ALICE", "Alice", "ａｌｉｃｅ"):
+        _fail(client, variant)
     response = client.post(LOGIN, {"username": "alice", "password": password},
-                           REMOTE_ADDR="192.0.2.99")
+                           REMOTE_ADDR="203.0.113.5")
     assert response.status_code == 429
+
+
+# -- issue 20: the two attacks on the old per-username-or-address lock ----------------------
+
+
+def _log_in(client, username: str, password: str, ip: str = "203.0.113.5"):
+    response = client.post(LOGIN, {"username": username, "password": password}, REMOTE_ADDR=ip)
+    if response.status_code == 302:
+        client.post(reverse("accounts:logout"))
+    return response
+
+
+def test_logging_in_to_ones_own_account_between_guesses_does_not_reset_them(
+    client, limits, settings, counting_hasher, mallory, password, django_user_model
+):
+    """The finding: 4 wrong passwords for the victim, then a success to one's own account,
+    repeated: 40 guesses, none refused. A success now forgets only its own pair."""
+    settings.DOBON_LOGIN_ADDRESS_FAILURE_LIMIT = 100  # the pair alone must hold
+    django_user_model.objects.create_user("victim", password=password)
+    refused = 0
+    for _ in range(5):
+        for _ in range(2):
+            refused += _fail(client, "victim").status_code == 429
+        assert _log_in(client, "mallory", password).status_code == 302  # her own account
+    assert refused >= 1
+    counting_hasher.calls = 0
+    assert _log_in(client, "victim", password).status_code == 429
+    assert counting_hasher.calls == 0
+
+
+def test_an_address_guessing_many_names_is_stopped_however_often_it_succeeds(
+    client, limits, settings, mallory, password
+):
+    settings.DOBON_LOGIN_ADDRESS_FAILURE_LIMIT = 6
+    for round_ in range(2):
+        for name in (f"v{round_}a", f"v{round_}b"):  # never three for one name
+            assert _fail(client, name).status_code == 200
+        assert _log_in(client, "mallory", password).status_code == 302
+    assert _fail(client, "v2a").status_code == 200
+    assert _fail(client, "v2b").status_code == 429  # the sixth failure from the address
+    assert _log_in(client, "mallory", password).status_code == 429  # the address, for anyone
+
+
+def test_wrong_passwords_from_elsewhere_do_not_lock_the_owner_out(
+    client, limits, alice, password
+):
+    """The finding: 5 wrong passwords locked a username for its owner too, from any address."""
+    for _ in range(5):
+        _fail(client, "alice", ip="203.0.113.66")
+    assert _log_in(client, "alice", password, ip="203.0.113.66").status_code == 429
+    assert _log_in(client, "alice", password, ip="192.0.2.10").status_code == 302
+
+
+def test_a_name_attacked_from_many_addresses_is_slowed_down_not_locked(
+    client, limits, settings, counting_hasher, alice, password
+):
+    settings.DOBON_LOGIN_USERNAME_SLOWDOWN = 6
+    assert _log_in(client, "alice", password, ip="192.0.2.10").status_code == 302  # her home
+    for i in range(3):  # a botnet: two guesses per address, under the pair limit
+        _fail(client, "alice", ip=f"198.51.100.{i}")
+        _fail(client, "alice", ip=f"198.51.100.{i}")
+    # A new address now gets one try: a wrong guess is its last, the right password waits.
+    assert _fail(client, "alice", ip="198.51.100.50").status_code == 429
+    counting_hasher.calls = 0
+    assert _log_in(client, "alice", password, ip="198.51.100.50").status_code == 429
+    assert counting_hasher.calls == 0
+    # Alice passes: at once from a new address, and after typos from her usual one.
+    assert _log_in(client, "alice", password, ip="192.0.2.77").status_code == 302
+    _fail(client, "alice", ip="192.0.2.10")
+    assert _log_in(client, "alice", password, ip="192.0.2.10").status_code == 302
 
 
 def test_one_address_trying_many_names_is_locked(client, limits, counting_hasher, alice, password):

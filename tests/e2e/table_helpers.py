@@ -87,7 +87,10 @@ def outside_viewport(page: Page) -> list[str]:
           const vw = window.innerWidth, vh = window.innerHeight, bad = [];
           const table = document.querySelector('[data-testid=live-table]');
           const over = table && table.dataset.phase === 'finished';  // the hand makes way
+          const hand = document.querySelector('[data-testid=hand]');
           const items = [
+            // The hand's own box too (issue 21: it ended 2 px below the fold).
+            ...(over || !hand || !hand.querySelector('[data-card]') ? [] : [hand]),
             ...(over ? [] : document.querySelectorAll('[data-testid=hand] [data-card]')),
             ...document.querySelectorAll('.card-top'),
             ...document.querySelectorAll('[data-testid=actions] button:not([disabled])'),
@@ -97,7 +100,8 @@ def outside_viewport(page: Page) -> list[str]:
             // A hand card's own lift (translateY) may take it a few pixels up; it must
             // still be on screen.
             if (r.left < 0 || r.top < 0 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || !r.width)
-              bad.push(`${el.dataset.card || el.dataset.action || el.dataset.color || el.className}`
+              bad.push(`${el.dataset.card || el.dataset.action || el.dataset.color
+                          || el.dataset.testid || el.className}`
                        + ` at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
           }
           if (document.documentElement.scrollWidth > vw) bad.push('the page scrolls sideways');
@@ -119,6 +123,30 @@ def cards_in_dom(page: Page, codes: list[str]) -> list[str]:
         }""",
         codes,
     )
+
+
+def bars(players: list[Player], step: str) -> list[str]:
+    """The first-viewport check after a step, for every page (the acting player and the
+    waiting ones) at both sizes: the hand, the top card and every enabled action lie
+    inside the viewport without scrolling. Returns what did not fit, named by step."""
+    problems = []
+    for player in players:
+        for size in (PHONE, DESKTOP):
+            player.page.set_viewport_size(size)
+            player.page.wait_for_timeout(80)
+            label = "phone" if size is PHONE else "desktop"
+            found = outside_viewport(player.page)
+            problems += [f"{step} {player.name} {label}: {p}" for p in found]
+        player.page.set_viewport_size(player.size)
+    return problems
+
+
+def english(player: Player, port: int) -> Player:
+    """The page in English from now on (Django's language cookie)."""
+    player.page.context.add_cookies(
+        [{"name": "django_language", "value": "en", "url": f"http://127.0.0.1:{port}"}]
+    )
+    return player
 
 
 def shoot(player: Player, out: Path, name: str) -> list[str]:

@@ -63,6 +63,9 @@ def test_the_match_page_follows_a_running_match_without_a_reload(
     expect(progress.or_(page.get_by_test_id("match-progress"))).to_have_attribute(
         "data-status", "finished", timeout=10_000)
     assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
+    # Once it shows a finished game, it asks only for the games after it (issue 20).
+    assert any("after=" in url for url in live_fetches), live_fetches
+    expect(page.get_by_test_id("match-game")).to_have_count(2)
     # Over: the page stops asking.
     asked = len(live_fetches)
     page.wait_for_timeout(4000)

@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 from stack_helpers import require_stack, stack
-from table_helpers import DESKTOP, PHONE, Player, cards_in_dom, keep, open_player, shoot
+from table_helpers import (
+    DESKTOP,
+    PHONE,
+    Player,
+    bars,
+    cards_in_dom,
+    keep,
+    open_player,
+    shoot,
+)
 
 from game.models import Game, Membership, Room
 from game.rules import Game as Engine
@@ -84,8 +93,9 @@ def check_table(players: list[Player], room: Room, engine: Engine) -> None:
         assert p.errors == [] and p.csp_violations() == [], (p.name, p.errors, p.csp_violations())
 
 
-def act_and_sync(players, room, _label, action) -> Engine:
-    """Do `action` in a page, wait for its commit and for every page to show it."""
+def act_and_sync(players, room, label, action) -> Engine:
+    """Do `action` in a page, wait for its commit and for every page to show it; then
+    the first-viewport check for every page at both sizes (issue 21)."""
     game = Game.objects.get(room=room, status=Game.Status.RUNNING)
     action()
     end = time.monotonic() + 10
@@ -95,6 +105,7 @@ def act_and_sync(players, room, _label, action) -> Engine:
     wait_version(room, players, version)
     engine = engine_of(room)
     check_table(players, room, engine)
+    assert bars(players, f"step {label}") == []
     return engine
 
 
@@ -131,6 +142,7 @@ def test_four_players_play_a_whole_game_then_the_next_one(
             p.page.evaluate("window.__sameDocument = true")
         engine = engine_of(room)
         check_table(players, room, engine)
+        problems += bars(players, "start")
         problems += shoot(alice, out, "02-start") + shoot(dave, out, "02-start-watching-turn")
         expect(alice.page.locator(".me-turn")).to_have_text("あなたの番です")
         expect(bob.page.locator(".me-turn")).to_have_text("aliceの番です")

@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,62 @@ def test_oversized_messages_get_an_answer_or_a_close_code(tmp_path, alice):
 
     with stack(tmp_path) as running:
         asyncio.run(scenario(running.daphne()))
+
+
+def test_aborted_anonymous_handshakes_log_no_traceback(tmp_path, alice, bob):
+    """Issue 20: each aborted anonymous handshake logged 2 tracebacks (300 attempts,
+    14,700 log lines)."""
+    require_stack()
+    room = room_of(alice, bob)
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        for _ in range(20):
+            raw = socket.create_connection(("127.0.0.1", port))
+            key = base64.b64encode(os.urandom(16)).decode()
+            raw.sendall(
+                (f"GET /ws/rooms/{room.pk}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 f"Origin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n").encode()
+            )
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            raw.close()  # a reset, before the server's answer
+        time.sleep(3)
+        # The site still answers, and nothing was logged as a crash.
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).status == 200
+        log = (tmp_path / f"daphne-{port}.log").read_text(errors="replace")
+        assert "Traceback" not in log, log[-3000:]
+
+
+def test_a_trickled_http_request_is_closed_at_its_deadline(tmp_path):
+    """Issue 20: one header line every 10 s kept 300 of 300 connections open at 80 s (the
+    idle timeout restarts with every byte)."""
+    require_stack()
+    with stack(tmp_path, DOBON_HTTP_REQUEST_SECONDS="2") as running:
+        port = running.daphne()
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.settimeout(0.5)
+        started = time.monotonic()
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        closed = False
+        for n in range(40):  # a line every 0.5 s for up to 20 s: never idle 30 s
+            try:
+                if slow.recv(1024) == b"":
+                    closed = True
+                    break
+            except TimeoutError:
+                pass
+            except ConnectionResetError:
+                closed = True
+                break
+            try:
+                slow.sendall(b"X-Slow-%d: 1\r\n" % n)
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+        assert closed, "the trickling connection is still open"
+        assert time.monotonic() - started < 8
+        slow.close()
 
 
 def test_a_half_sent_http_request_is_timed_out(tmp_path):

@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from bot_helpers import closed_with, new_key, open_token_socket, play_games_as_program
 from play_helpers import make_room, seat_cpus
+from socket_helpers import open_socket
 
 from accounts import tokens
 from game.models import Game, GameEvent, Membership
@@ -186,8 +187,8 @@ async def test_in_a_match_a_token_client_sees_each_games_end_before_the_next_sta
 
 
 async def test_token_sockets_count_against_the_users_socket_cap(alice, bob, settings):
-    """Same limits as browsers: the per-user socket cap (4409) covers token clients."""
-    settings.DOBON_WS_MAX_SOCKETS_PER_USER = 1
+    """Token clients are capped per user too (4409), by a cap of their own (issue 20)."""
+    settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = 1
     room = await sync_to_async(make_room)(alice, bob)
     key = await sync_to_async(new_key)(bob)
     first = await open_token_socket(key, room.pk)
@@ -195,3 +196,42 @@ async def test_token_sockets_count_against_the_users_socket_cap(alice, bob, sett
     second = await open_token_socket(key, room.pk)
     assert (await closed_with(second))[0] == 4409
     await first.disconnect()
+
+
+async def test_a_stolen_tokens_sockets_cannot_lock_the_owner_out(alice, bob, settings):
+    """Issue 20: a stolen token's 8 sockets took the owner's whole socket cap and the
+    owner's browser got 4409. Program sockets now count against a cap of their own."""
+    settings.DOBON_WS_MAX_SOCKETS_PER_USER = 2
+    settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = 2
+    room = await sync_to_async(make_room)(alice, bob)
+    key = await sync_to_async(new_key)(bob)
+    thief = [await open_token_socket(key, room.pk) for _ in range(2)]
+    for socket in thief:
+        await socket.receive_json_from(3)
+    extra = await open_token_socket(key, room.pk)
+    assert (await closed_with(extra))[0] == 4409  # the thief is capped
+    browsers = [await open_socket(bob, room.pk) for _ in range(2)]
+    for socket in browsers:
+        frame = await socket.receive_json_from(3)
+        assert frame["type"] == "state"  # the owner still gets in
+    for socket in thief + browsers:
+        await socket.disconnect()
+
+
+async def test_deactivating_a_user_closes_every_socket_of_theirs(alice, bob):
+    """Issue 20: a token (and a session socket) survived a deactivation."""
+    room = await sync_to_async(make_room)(alice, bob)
+    key = await sync_to_async(new_key)(bob)
+    program = await open_token_socket(key, room.pk)
+    await program.receive_json_from(3)
+    browser = await open_socket(bob, room.pk)
+    await browser.receive_json_from(3)
+
+    def deactivate() -> None:
+        user = type(bob).objects.get(pk=bob.pk)
+        user.is_active = False
+        user.save()
+
+    await sync_to_async(deactivate)()
+    assert (await closed_with(program))[0] == 4401
+    assert (await closed_with(browser))[0] == 4401

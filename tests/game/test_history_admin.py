@@ -78,3 +78,71 @@ def test_finished_game_page_has_settlement_timeline_and_replay_link(client, view
     assert game.get_absolute_url() in html
     assert "T = 12 + 5 + 17 + 17 = 51" in html
     assert "declares DOBON on alice" in html
+
+
+# -- issue 20: view-only staff change nothing and filter on nothing hidden ------------------
+
+
+@pytest.fixture
+def room_viewer(viewer):
+    viewer.user_permissions.add(Permission.objects.get(codename="view_room"))
+    return viewer
+
+
+def test_view_only_staff_cannot_abort_a_game(client, viewer, running):
+    """The finding: the "abort" action ran for staff who may only view."""
+    client.force_login(viewer)
+    listing = client.get(reverse("admin:game_game_changelist")).content.decode()
+    assert "abort_running_games" not in listing  # not offered
+    client.post(reverse("admin:game_game_changelist"),
+                {"action": "abort_running_games", "_selected_action": [running.pk]})
+    running.refresh_from_db()
+    assert running.status == "running"
+
+
+def test_view_only_staff_cannot_reset_the_deck_out_counter(client, room_viewer, running):
+    room = running.room
+    type(room).objects.filter(pk=room.pk).update(deck_out_streak=3)
+    client.force_login(room_viewer)
+    listing = client.get(reverse("admin:game_room_changelist"))
+    assert listing.status_code == 200
+    assert "reset_deck_out_counter" not in listing.content.decode()
+    client.post(reverse("admin:game_room_changelist"),
+                {"action": "reset_deck_out_counter", "_selected_action": [room.pk]})
+    room.refresh_from_db()
+    assert room.deck_out_streak == 3
+
+
+@pytest.mark.parametrize("lookup", [
+    "state__hands__0__contains",
+    "state__deck__0",
+    "state__icontains",
+    "initial_state__hands__0__contains",
+])
+def test_view_only_staff_cannot_filter_games_on_their_hidden_state(client, viewer, running,
+                                                                    lookup):
+    """The finding: changelist filters on `state` read hidden hands and the deck's next
+    cards a yes/no at a time (48 requests)."""
+    client.force_login(viewer)
+    card = running.state["hands"][1][0]
+    value = f'"{card}"' if "hands" in lookup and lookup.endswith("contains") else card
+    response = client.get(reverse("admin:game_game_changelist"), {lookup: value})
+    # Django answers a disallowed lookup with its "?e=1" redirect (or 400): no listing.
+    assert response.status_code in (302, 400)
+    if response.status_code == 302:
+        assert "e=1" in response["Location"]
+
+
+def test_view_only_staff_cannot_filter_events_on_a_running_games_state(client, viewer, running):
+    client.force_login(viewer)
+    card = running.state["hands"][1][0]
+    response = client.get(reverse("admin:game_gameevent_changelist"),
+                          {"game__state__hands__1__contains": f'"{card}"'})
+    assert response.status_code in (302, 400)
+
+
+def test_superuser_may_still_filter_on_the_state(client, superuser, running):
+    client.force_login(superuser)
+    response = client.get(reverse("admin:game_game_changelist"),
+                          {"state__deck__0": running.state["deck"][0]})
+    assert response.status_code == 200

@@ -139,3 +139,58 @@ def test_a_session_from_before_invites_carried_their_code_sees_nothing(
     session[rooms.INVITED_SESSION_KEY] = [private_room.pk]
     session.save()
     assert client.get(private_room.get_absolute_url()).status_code == 404
+
+
+# -- issue 21: short, unambiguous, case-insensitive codes; old codes keep working ----------
+
+
+def test_new_codes_are_ten_unambiguous_upper_case_symbols(alice):
+    import re
+
+    codes = {rooms.create_room(alice, name=f"r{i}").invite_code for i in range(40)}
+    assert len(codes) == 40
+    for code in codes:
+        assert re.fullmatch(r"[A-HJKMNP-Z2-9]{10}", code), code
+        assert not set(code) & set("0O1lIL")
+
+
+def test_a_new_code_typed_in_lower_case_finds_the_room(client, private_room, mallory):
+    code = private_room.invite_code
+    shown = private_room.invite_code_display
+    assert shown == f"{code[:5]}-{code[5:]}"
+    for typed in (shown, shown.lower(), f"{code[:5].lower()} {code[5:]}"):
+        assert rooms.find_room_by_code(typed) == private_room, typed
+    client.force_login(mallory)
+    response = client.post(reverse("game:join_by_code"), {"code": f"  {shown.lower()} "})
+    assert response.status_code == 302
+    assert client.get(response.url).url == private_room.get_absolute_url()
+    assert client.get(private_room.get_absolute_url()).status_code == 200
+    # The link with the code in lower case works too.
+    assert client.get(_join(code.lower())).url == private_room.get_absolute_url()
+
+
+def test_an_old_mixed_case_code_keeps_working_until_rotated(client, private_room, alice, mallory):
+    Room.objects.filter(pk=private_room.pk).update(invite_code="E-XWjxo4ZTl5")
+    client.force_login(mallory)
+    assert client.get(_join("E-XWjxo4ZTl5")).url == private_room.get_absolute_url()
+    assert rooms.find_room_by_code("http://x/join/E-XWjxo4ZTl5/") == private_room
+    # As before: an old code is case-sensitive (it could name another room otherwise).
+    assert rooms.find_room_by_code("e-xwjxo4ztl5") is None
+    private_room.refresh_from_db()
+    rooms.rotate_invite_code(private_room, alice)
+    assert rooms.find_room_by_code("E-XWjxo4ZTl5") is None
+    private_room.refresh_from_db()
+    assert len(private_room.invite_code) == 10
+
+
+def test_a_new_room_shows_its_invite_under_the_table_with_copy_and_share(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("game:create_room"), {
+        "name": "New", "seat_count": 4, "timeout_seconds": 10, "is_public": "on",
+        "stamps_enabled": "on",
+    })
+    page = client.get(response.url).content.decode()
+    invite = page.index('data-testid="invite"')
+    assert page.index('data-testid="live-table"') < invite < page.index('id="room-panel"')
+    for testid in ("copy-invite", "share-invite", "mail-invite"):
+        assert f'data-testid="{testid}"' in page

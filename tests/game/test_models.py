@@ -85,9 +85,17 @@ def test_game_numbers_are_unique_in_a_room(alice):
 
 
 def test_invite_codes_are_unique_and_unguessable(alice):
+    """Issue 21 made them short and unambiguous (10 symbols of 31, shown ABCDE-FGHJK); the
+    property that matters is kept: at least 48 bits of randomness per code (12 base64
+    characters had 72, which nobody could read aloud)."""
+    import math
+
+    from game.models.rooms import INVITE_ALPHABET
+
     codes = {_room(alice).invite_code for _ in range(20)}
     assert len(codes) == 20
-    assert all(len(code) >= 12 for code in codes)
+    assert all(len(code) * math.log2(len(set(INVITE_ALPHABET))) >= 48 for code in codes)
+    assert all(set(code) <= set(INVITE_ALPHABET) for code in codes)
 
 
 def test_next_rate_doubles_per_deck_out_r12_3(alice):

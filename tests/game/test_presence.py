@@ -84,9 +84,9 @@ async def test_sockets_registered_and_forgotten_during_a_refresh_are_counted_rig
     await asyncio.gather(refresh, *churn)
     left = sorted(int(c.split(".")[1]) for c in registry.local)
     assert left == [n for n in range(20) if n >= 10 or n % 2]
-    assert len(store.users[100]) == 15
+    assert len(store.users["100"]) == 15
     await registry.refresh_once(sent_nothing)
-    assert len(store.users[100]) == 15
+    assert len(store.users["100"]) == 15
     registry.refresher and registry.refresher.cancel()
 
 

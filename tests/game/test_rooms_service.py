@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 
 from game.models import Game, Membership, Room
 from game.services import rooms
@@ -308,3 +309,35 @@ def test_with_occupancy_counts_every_seat_not_just_the_users(room, alice, bob):
     _start(room)
     mine = rooms.with_occupancy(rooms.rooms_of(alice)).get()
     assert (mine.seats_taken, mine.seats_free, mine.game_on) == (2, 2, True)
+
+
+# -- issue 20: limits per account ----------------------------------------------------------------
+
+
+def test_rooms_created_per_day_are_limited(alice, settings):
+    """The finding: nothing limited rooms (1,000 public rooms in 19 s filled the lobby)."""
+    settings.DOBON_ROOMS_PER_DAY = 3
+    for n in range(3):
+        rooms.create_room(alice, name=f"room {n}")
+    with pytest.raises(rooms.RoomError, match="24"):
+        rooms.create_room(alice, name="one too many")
+    assert Room.objects.filter(owner=alice).count() == 3
+
+
+def test_rooms_owned_are_limited(alice, settings):
+    settings.DOBON_MAX_ROOMS_PER_USER = 2
+    rooms.create_room(alice, name="a")
+    rooms.create_room(alice, name="b")
+    with pytest.raises(rooms.RoomError, match="2"):
+        rooms.create_room(alice, name="c")
+
+
+def test_the_room_form_says_why_a_room_is_refused(alice, client, settings):
+    settings.DOBON_ROOMS_PER_DAY = 0
+    client.force_login(alice)
+    response = client.post(reverse("game:create_room"),
+                           {"name": "flood", "seat_count": 4, "timeout_seconds": 10,
+                            "is_public": "on"})
+    assert response.status_code == 200
+    assert not Room.objects.filter(name="flood").exists()
+    assert "24" in response.content.decode()

@@ -260,3 +260,26 @@ async def test_an_abusive_user_does_not_delay_another_users_move(
     assert (await Game.objects.aget(pk=game.pk)).version == 1
     for socket in (*players, *abusive):
         await socket.disconnect()
+
+
+def test_bounding_the_buffer_of_a_client_gone_during_the_handshake_raises_nothing():
+    """Issue 20: each aborted handshake logged 2 tracebacks: Twisted had dropped the
+    socket (`getHandle` raised AttributeError) before the consumer bounded its buffer."""
+    import socket
+
+    from game.live import transport
+
+    class Gone:
+        def getHandle(self):  # noqa: N802 (Twisted's name)
+            raise AttributeError("'Server' object has no attribute 'socket'")
+
+    class Closed:
+        def __init__(self) -> None:
+            self.sock = socket.socket()
+            self.sock.close()
+
+        def getHandle(self):  # noqa: N802
+            return self.sock
+
+    transport.bound_kernel_buffer(Gone(), 4096)
+    transport.bound_kernel_buffer(Closed(), 4096)

@@ -5,6 +5,8 @@ import test from "node:test";
 import { cardPoints, handPoints, identical, sortCards } from "../../static/js/cards.js";
 import { matchingPlay, reasonFor, tapResult } from "../../static/js/table/hand.js";
 import { eventText } from "../../static/js/table/log.js";
+import { caughtPlay, howItEnded, workedSums } from "../../static/js/table/settlement.js";
+import { signed } from "../../static/js/table/strings.js";
 
 test("R2 points: numbers at face value, actions 20, W 30, W+4 50, F 10", () => {
   assert.deepEqual(["R7", "BS", "GR", "Y+2", "W", "W+4", "RF"].map(cardPoints), [7, 20, 20, 20, 30, 50, 10]);
@@ -39,11 +41,36 @@ test("a card with a twin is selected first, played by a second tap; a lone card 
   assert.equal(matchingPlay(legal, ["R5", "W"]), null);
 });
 
-test("a dimmed card says why, citing the rule", () => {
-  assert.match(reasonFor("R5", view({ turn: 1 }), 0), /番ではありません/);
-  assert.match(reasonFor("B5", view({ pending_draw: 2, top: "R+2" }), 0), /R5\.1/);
-  assert.match(reasonFor("RS", view({ hand: ["RS"] }), 0), /R8\.1/);
-  assert.match(reasonFor("B3", view({ hand: ["B3", "G4"] }), 0), /R4\.1/);
+// Issue 21: players read the rule in words; rule ids such as "(R4.1)" are for the rule
+// book and the tests, not for a player's messages.
+test("a dimmed card says why in words, without a rule id", () => {
+  const reasons = [
+    [reasonFor("R5", view({ turn: 1 }), 0), /番ではありません/],
+    [reasonFor("B5", view({ pending_draw: 2, top: "R+2" }), 0), /ドロー累積には \+2 か ドロー4 しか/],
+    [reasonFor("RS", view({ hand: ["RS"] }), 0), /記号カードで上がることはできません/],
+    [reasonFor("B3", view({ hand: ["B3", "G4"] }), 0), /場のカードと合いません/],
+  ];
+  for (const [text, words] of reasons) {
+    assert.match(text, words);
+    assert.doesNotMatch(text, /R\d/);
+  }
+});
+
+test("issue 21: the settlement's sentence, the caught card and R11's sum", () => {
+  const name = (s) => ["alice", "bob", "carol"][s];
+  const result = { kind: "dobon", winners: [1], payments: [[0, 1, 29]], deltas: [-29, 29, 0], hand_points: [20, 9, 0], rate: 1 };
+  const data = { result, dobon: { target: 0, declarers: [1] }, lastPlay: { seat: 0, cards: ["Y9"], points: 9 } };
+  assert.equal(howItEnded(data, name), "bobがaliceの黄9にドボン！");
+  assert.deepEqual(caughtPlay(data), { target: 0, declarers: [1], cards: ["Y9"], points: 9 });
+  const sums = workedSums(result, name);
+  assert.equal(sums.total, "T = 20 + 9 + 0 = 29（全員の手札。ドボンされたカードは出した人の手札に戻して数える）");
+  assert.deepEqual(sums.lines, ["alice → bob  29点（T × 1）"]);
+  const agari = { kind: "agari", winners: [2], payments: [[0, 2, 24], [1, 2, 18]], hand_points: [12, 9, 0], rate: 2 };
+  assert.deepEqual(workedSums(agari, name).lines, ["alice → carol  24点（12 × 2）", "bob → carol  18点（9 × 2）"]);
+  assert.equal(howItEnded({ result: agari, lastPlay: { seat: 2, cards: ["G5"], points: 5 } }, name), "carolが緑5で上がり");
+  assert.equal(signed(-85), "−85");
+  assert.equal(signed(0), "±0");
+  assert.equal(signed(7), "+7");
 });
 
 test("every event type the engine and the service emit has words", () => {

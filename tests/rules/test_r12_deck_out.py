@@ -126,3 +126,33 @@ def test_r12_1_first_card_wild_draw_four_taken_into_deck_out_has_no_colour() -> 
     assert g.result.kind == "deck_out"
     assert g.color is None
     assert g.result.next_first_player == B
+
+
+# -- R16.14 (R12.3): the doubling stops at 2^20 ----------------------------------------------
+
+
+@pytest.mark.parametrize(("deck_outs", "rate"), [
+    (0, 1), (1, 2), (2, 4), (19, 2**19), (20, 2**20), (21, 2**20), (31, 2**20), (10_000, 2**20),
+])
+def test_r16_14_the_rate_doubles_per_deck_out_up_to_2_to_the_20(deck_outs: int, rate: int) -> None:
+    from game.rules import rate_for
+
+    assert rate_for(deck_outs) == rate
+
+
+def test_r16_14_a_game_above_the_cap_is_refused() -> None:
+    from game.rules import MAX_RATE, Game
+
+    assert MAX_RATE == 1_048_576
+    with pytest.raises(ValueError, match="R16.14"):
+        Game.new(players=4, seed=1, rate=MAX_RATE * 2)
+
+
+def test_r16_14_going_out_at_the_largest_rate_settles_exactly() -> None:
+    from game.rules import MAX_RATE
+
+    g = setup([["R5"], FILL, ["G1"], FILL], rate=MAX_RATE)
+    g.play(A, ["R5"], 0.0)
+    result = g.result
+    assert result is not None and result.rate == MAX_RATE
+    assert result.deltas == [31 * MAX_RATE, -15 * MAX_RATE, -MAX_RATE, -15 * MAX_RATE]

@@ -3,9 +3,11 @@
 Creates its own database (the configured one's name + "_bench", dropped afterwards
 unless --keep), fills it in bulk with a room of --games finished games played by four
 people (so one of them has that many games too), plus --leaders ranked players, one
-real game played through the service layer for the game page; then requests each page
---repeat times through Django's test client and prints the server time (wall and CPU,
-median and worst) and the number of queries per page.
+real game played through the service layer for the game page, and a finished match of
+--match-games games (each a copy of that real game, events included); then requests each
+page --repeat times through Django's test client and prints the server time (wall and
+CPU, median and worst) and the number of queries per page, and for the match's pages the
+peak memory a request allocates (tracemalloc, one extra request each).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import random
 import statistics
 import time
+import tracemalloc
 from typing import Any
 
 from django.conf import settings
@@ -33,6 +36,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=10_000)
         parser.add_argument("--leaders", type=int, default=1_000)
+        parser.add_argument("--match-games", type=int, default=1_000)
         parser.add_argument("--repeat", type=int, default=30)
         parser.add_argument("--keep", action="store_true", help="keep the bench database")
 
@@ -45,7 +49,7 @@ class Command(BaseCommand):
         try:
             self.stdout.write(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
             started = time.perf_counter()
-            fixtures = build(options["games"], options["leaders"])
+            fixtures = build(options["games"], options["leaders"], options["match_games"])
             analyze()
             self.stdout.write(f"built in {time.perf_counter() - started:.1f} s: "
                               f"{options['games']} games, {options['leaders']} ranked players")
@@ -67,6 +71,13 @@ class Command(BaseCommand):
             (f"game page ({game.event_count} events)", game.get_absolute_url()),
             ("game JSON log", reverse("game:game_json", args=[game.pk])),
         ]
+        match = fixtures["match"]
+        match_pages = [
+            (f"match page ({match.games_total} games)", match.get_absolute_url()),
+            ("match page, live part", match_live_url(match)),
+            ("match log (JSON, streamed)", reverse("game:match_log", args=[match.pk])),
+        ]
+        pages += match_pages
         self.stdout.write(f"load average before: {os.getloadavg()[0]:.1f}")
         self.stdout.write(f"{'page':34} {'wall p50':>9} {'wall max':>9} {'CPU p50':>8} "
                           f"{'SQL p50':>8} {'queries':>8}")
@@ -78,9 +89,12 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"load average after: {os.getloadavg()[0]:.1f} "
                           "(wall time includes waiting for a core; CPU is this process's)")
+        self.stdout.write("peak memory allocated by one request (tracemalloc):")
+        for name, url in match_pages:
+            self.stdout.write(f"{name:34} {peak_mib(client, url):7.1f} MiB")
         if connection.vendor == "postgresql":
             self.stdout.write("PostgreSQL's own time per page (EXPLAIN ANALYZE of each query):")
-            for name, url in pages:
+            for name, url in pages[:-len(match_pages)]:
                 self.stdout.write(f"{name:34} {explain_ms(client, url):7.2f}ms")
 
 
@@ -98,29 +112,53 @@ class SqlTimer:
             self.spent += time.perf_counter() - started
 
 
+def fetch(client: Client, url: str) -> Any:
+    """A whole response, a streamed one read to its end as a browser would."""
+    response = client.get(url)
+    if getattr(response, "streaming", False):
+        response.content_length = sum(len(chunk) for chunk in response.streaming_content)
+    return response
+
+
+def match_live_url(match: Any) -> str:
+    """What static/js/match_live.js asks for every 3 s (its last game, when it says)."""
+    url = match.get_absolute_url() + "?part=live"
+    last = match.games.order_by("-number").values_list("number", flat=True).first()
+    return f"{url}&after={last}" if last is not None else url
+
+
+def peak_mib(client: Client, url: str) -> float:
+    tracemalloc.start()
+    try:
+        fetch(client, url)
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
 def measure(
     client: Client, url: str, repeat: int
 ) -> tuple[list[float], list[float], list[float], int]:
-    response = client.get(url)  # warm caches (templates, translations)
+    response = fetch(client, url)  # warm caches (templates, translations)
     assert response.status_code == 200, (url, response.status_code)
     wall, cpu, sql = [], [], []
     for _ in range(repeat):
         timer = SqlTimer()
         w, c = time.perf_counter(), time.process_time()
         with connection.execute_wrapper(timer):
-            response = client.get(url)
+            response = fetch(client, url)
         wall.append((time.perf_counter() - w) * 1000)
         cpu.append((time.process_time() - c) * 1000)
         sql.append(timer.spent * 1000)
     with CaptureQueriesContext(connection) as captured:
-        client.get(url)
+        fetch(client, url)
     return wall, cpu, sql, len(captured.captured_queries)
 
 
 def explain_ms(client: Client, url: str) -> float:
     """Planning plus execution time that PostgreSQL reports for the page's queries."""
     with CaptureQueriesContext(connection) as captured:
-        client.get(url)
+        fetch(client, url)
     total = 0.0
     with connection.cursor() as cursor:
         for query in captured.captured_queries:
@@ -136,7 +174,7 @@ def explain_ms(client: Client, url: str) -> float:
 # -- data ----------------------------------------------------------------------------------
 
 
-def build(games: int, leaders: int) -> dict[str, Any]:
+def build(games: int, leaders: int, match_games: int) -> dict[str, Any]:
     from game.models import Membership, Room
 
     users = make_users(["alice", "bob", "carol", "dave", "viewer"])
@@ -146,7 +184,8 @@ def build(games: int, leaders: int) -> dict[str, Any]:
     bulk_games(room, users[:4], games)
     make_leaders(leaders)
     game = real_game(users[:4])
-    return {"room": room, "viewer": users[4], "game": game}
+    match = bulk_match(game, users[:4], match_games)
+    return {"room": room, "viewer": users[4], "game": game, "match": match}
 
 
 def analyze() -> None:
@@ -222,6 +261,44 @@ def bulk_games(room: Any, users: list[Any], count: int) -> None:
     PlayerStats.objects.bulk_create(stats.values())
 
 
+def bulk_match(model: Any, users: list[Any], count: int) -> Any:
+    """A finished match of `count` games in a room of its own, each a copy of the real
+    game `model` (state, result, seats and every event), as a long bot match leaves it."""
+    from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
+    from game.services import matches
+
+    room = Room.objects.create(name="Bench match", owner=users[0], seat_count=4)
+    for i, user in enumerate(users):
+        Membership.objects.create(room=room, user=user, seat_index=i)
+    match = Match.objects.create(room=room, started_by=users[0], games_total=count,
+                                 games_finished=count, status=Match.Status.FINISHED)
+    seats = list(model.players.order_by("seat"))
+    events = list(model.events.order_by("seq"))
+    for start in range(0, count, 100):
+        made = Game.objects.bulk_create(
+            Game(room=room, match=match, number=start + i + 1, state=model.state,
+                 initial_state=model.initial_state, status=Game.Status.FINISHED,
+                 result=model.result, rate=1, version=model.version,
+                 event_count=model.event_count, started_at=model.started_at,
+                 finished_at=model.finished_at)
+            for i in range(min(100, count - start))
+        )
+        GamePlayer.objects.bulk_create(
+            GamePlayer(game=game, seat=p.seat, room_seat_index=p.room_seat_index,
+                       user_id=p.user_id, username=p.username, delta=p.delta)
+            for game in made for p in seats
+        )
+        GameEvent.objects.bulk_create(
+            (GameEvent(game=game, seq=e.seq, version=e.version, to_seat=e.to_seat,
+                       data=e.data, step=e.step)
+             for game in made for e in events),
+            batch_size=BATCH,
+        )
+    if hasattr(matches, "rebuild_standings"):  # stored totals, where the site keeps them
+        matches.rebuild_standings(match)
+    return match
+
+
 def count_into(row: Any, result: dict[str, Any], seat: int) -> None:
     row.games += 1
     row.points += result["deltas"][seat]
@@ -232,12 +309,16 @@ def count_into(row: Any, result: dict[str, Any], seat: int) -> None:
 
 
 def make_leaders(count: int) -> None:
+    from accounts.usernames import username_key
     from game.models.history import PlayerStats
 
     user_model = get_user_model()
     rng = random.Random(9)
     users = user_model.objects.bulk_create(
-        user_model(username=f"player{i:05d}", password="!") for i in range(count)
+        # bulk_create skips save(), which sets the unique look-alike key.
+        user_model(username=f"player{i:05d}", username_key=username_key(f"player{i:05d}"),
+                   password="!")
+        for i in range(count)
     )
     rows = []
     for user in users:

@@ -45,7 +45,7 @@ from .cards import (
 )
 from .errors import IllegalAction
 from .house import DEFAULT_RULES, HouseRules
-from .result import Result, settle_agari, settle_deck_out, settle_dobon
+from .result import MAX_RATE, Result, settle_agari, settle_deck_out, settle_dobon
 from .rng import SeededRandom
 
 Event = dict[str, Any]
@@ -1425,8 +1425,8 @@ def _check_table(players: int, first_player: int, rate: int, timeout: float,
         raise ValueError(f"a table has 2 to 8 seats, not {players!r} (R1.1)")
     if not isinstance(first_player, int) or not 0 <= first_player < players:
         raise ValueError(f"first_player {first_player!r} is not a seat")
-    if not isinstance(rate, int) or rate < 1:
-        raise ValueError(f"rate must be a positive integer, not {rate!r}")
+    if not isinstance(rate, int) or not 1 <= rate <= MAX_RATE:
+        raise ValueError(f"rate must be 1 to 2^20, not {rate!r} (R16.14)")
     if not isinstance(timeout, (int, float)) or not 5 <= timeout <= 60:
         raise ValueError(f"timeout must be 5 to 60 seconds, not {timeout!r} (R1.3)")
     if isinstance(now, bool) or not isinstance(now, (int, float)):

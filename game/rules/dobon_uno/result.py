@@ -18,6 +18,22 @@ class ResultKind(StrEnum):
 
 Payment = tuple[int, int, int]
 
+# R16.14 (R12.3): the doubling stops at 2^20 (×1,048,576); the count goes on growing.
+MAX_RATE_EXPONENT = 20
+MAX_RATE = 2**MAX_RATE_EXPONENT
+
+
+def rate_for(deck_outs: int) -> int:
+    """The rate of a game that starts after `deck_outs` consecutive deck-outs: 2^k, at
+    most 2^20 (R12.3, R16.14).
+
+    >>> rate_for(0), rate_for(3), rate_for(20), rate_for(31)
+    (1, 8, 1048576, 1048576)
+    """
+    if deck_outs < 0:
+        raise ValueError(f"a deck-out count is not negative, not {deck_outs!r}")
+    return int(2 ** min(deck_outs, MAX_RATE_EXPONENT))
+
 
 @dataclass(frozen=True, slots=True)
 class Result:

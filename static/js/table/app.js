@@ -5,17 +5,23 @@
 import { cardBack, cardElement } from "../cards.js";
 import { renderCenter, renderSeats, setRing } from "./felt.js";
 import { fitHand, renderActions, renderHand, tapResult } from "./hand.js";
+import { H, noticeFor, renderRulesChip, turnText } from "./house.js";
 import { logEntry } from "./log.js";
 import { fly, pulse } from "./motion.js";
 import { RoomPanel } from "./roompanel.js";
 import { renderSettlement } from "./settlement.js";
 import { TableSocket } from "./socket.js";
 import { Sound, vibrate } from "./sound.js";
+import { STAMPS, renderStamps, sendStamp, showStamp } from "./stamps.js";
 import { T } from "./strings.js";
 
 const KEYS = { d: "draw", t: "take", p: "pass", b: "dobon", r: "return", n: "decline", e: "play" };
 const COLOR_KEYS = { 1: "R", 2: "B", 3: "G", 4: "Y" };
 const LOG_LIMIT = 60;
+const SPOKEN_LIMIT = 8;
+// Said in words as they happen (turns have their own region; the rest is too chatty).
+const SPOKEN = new Set(["start", "play", "draw", "take", "drawn", "pass", "color", "chance", "agari",
+  "dobon", "return", "timeout", "finished", "aborted"]);
 const PENDING_MS = 4000;
 
 export class TableApp {
@@ -47,7 +53,11 @@ export class TableApp {
     setInterval(() => this.tick(), 100);
   }
 
-  start() { this.socket.connect(); }
+  start() {
+    this.restoreLog();
+    this.restoreSettlement();
+    this.socket.connect();
+  }
 
   // -- wiring -------------------------------------------------------------------------------
 
@@ -56,7 +66,7 @@ export class TableApp {
     this.ui["help-open"].addEventListener("click", () => this.openHelp());
     this.ui["help-close"].addEventListener("click", () => this.closeHelp());
     this.ui.help.addEventListener("click", (e) => { if (e.target === this.ui.help) this.closeHelp(); });
-    this.ui["help-keys"].replaceChildren(...T.keys.flatMap(([k, text]) => {
+    this.ui["help-keys"].replaceChildren(...[...T.keys, ...H.keys].flatMap(([k, text]) => {
       const dt = document.createElement("dt");
       const kbd = document.createElement("kbd");
       kbd.textContent = k;
@@ -95,12 +105,15 @@ export class TableApp {
   receive(message) {
     if (message.type === "state") this.applyState(message);
     else if (message.type === "presence") {
+      const before = this.online;
       this.online = new Set(message.online);
+      if (before) this.notePresence(before, this.online);
       renderSeats(this);
     } else if (message.type === "room") {
       this.room = message.room;
       this.render();
-    } else if (message.type === "error") this.refused(message);
+    } else if (message.type === "stamp") showStamp(this, message);
+    else if (message.type === "error") this.refused(message);
   }
 
   applyState(message) {
@@ -126,10 +139,38 @@ export class TableApp {
     this.keepSelection();
     for (const event of events) this.log(event);
     const finished = events.find((e) => e.type === "finished");
-    if (finished) this.finishedHands = { game: message.game, hands: finished.hands };
+    if (finished) this.keepSettlement(message, finished.hands);
     this.render();
     this.animate(events, events.length <= 4);
     this.announce(old, message, events);
+    if (finished) this.focusSettlement();
+  }
+
+  /** People who leave the room (every socket closed) or come back: said in the log. */
+  notePresence(before, now) {
+    const seated = new Set(((this.room && this.room.seats) || []).filter(Boolean).map((s) => s.username));
+    for (const name of before) if (!now.has(name) && name !== this.me && seated.has(name)) this.note(T.left(name), "log-left");
+    for (const name of now) if (!before.has(name) && name !== this.me && seated.has(name)) this.note(T.back(name), "log-back");
+  }
+
+  /** A line of our own in the log (not an engine event), said to screen readers too. */
+  note(text, className) {
+    const li = document.createElement("li");
+    li.className = className;
+    li.textContent = text;
+    this.ui.log.prepend(li);
+    this.keepLog();
+    this.say(text);
+  }
+
+  /** After a game: the keyboard lands on the owner's next-game button (or the settlement),
+   * unless the person was busy elsewhere on the page. */
+  focusSettlement() {
+    const active = document.activeElement;
+    if (active && active !== document.body && !this.table.contains(active)) return;
+    const next = this.ui.settlement.querySelector("[data-testid=next-game]");
+    const target = next && !next.disabled ? next : this.ui.settlement;
+    target.focus({ preventScroll: true });
   }
 
   refused(message) {
@@ -150,6 +191,7 @@ export class TableApp {
     const phase = !view ? "waiting" : view.phase === "finished" ? "finished" : playing ? "playing" : "watching";
     this.table.dataset.phase = phase;
     this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
+    renderRulesChip(this);
     renderSeats(this);
     renderCenter(this);
     renderHand(this, view);
@@ -158,6 +200,7 @@ export class TableApp {
     if (skip) skip.hidden = !(playing && view.hand && view.hand.length);
     renderActions(this, view);
     renderSettlement(this);
+    renderStamps(this);
     this.renderStatus();
     this.renderMe();
     if (this.ui["start-form"]) this.ui["start-form"].hidden = Boolean(view) || !this.ui.settlement.hidden;
@@ -172,12 +215,22 @@ export class TableApp {
    * theirs, so that everything you can use now is on the first screen. */
   fitFelt() {
     const header = document.querySelector(".site-header");
-    const parts = [header, this.table.querySelector(".tbar"), this.ui.me, this.ui.toast, this.ui.actions, this.ui.hand];
+    const parts = [header, this.table.querySelector(".tbar"), this.ui.me, this.ui.toast, this.ui.actions, this.ui.hand,
+      window.innerWidth < 900 ? this.ui.stamps : null];
     const used = parts.reduce((sum, el) => sum + (el && el.offsetHeight ? el.offsetHeight + 4 : 0), 0);
     const room = window.innerHeight - used - 14;
     // A settlement may use the whole screen; a running table looks best up to 470 px.
     const cap = this.ui.settlement.hidden ? 470 : 900;
-    this.ui.felt.style.height = `${Math.max(190, Math.min(room, cap))}px`;
+    const height = Math.max(190, Math.min(room, cap));
+    this.ui.felt.style.height = `${height}px`;
+    // Then measure: what still ends below the first screen (gaps, margins, a header that
+    // wrapped) comes off the felt too, so the hand's box ends above the fold.
+    const last = [this.ui.hand, this.ui.actions, window.innerWidth < 900 ? this.ui.stamps : null]
+      .filter((el) => el && el.offsetHeight);
+    if (!last.length) return;
+    const bottom = Math.max(...last.map((el) => el.getBoundingClientRect().bottom + window.scrollY));
+    const over = Math.ceil(bottom - window.innerHeight) + 2;
+    if (over > 0) this.ui.felt.style.height = `${Math.max(190, height - over)}px`;
   }
 
   renderStatus() {
@@ -215,7 +268,9 @@ export class TableApp {
       : watching ? `${me} · ${T.watching}` : me;
     let turn = "";
     if (view && view.phase !== "finished") {
-      if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
+      const house = turnText(view, mine, name); // H6.4's swap choice
+      if (house) turn = house;
+      else if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
       else if (view.turn !== null && view.turn !== undefined) turn = view.turn === mine ? T.yourTurn : T.theirTurn(name(view.turn));
     }
     this.ui.turn.textContent = turn;
@@ -252,7 +307,59 @@ export class TableApp {
   log(event) {
     const entry = logEntry(event, (seat) => this.playerName(seat));
     this.ui.log.prepend(entry);
+    this.keepLog();
+    if (SPOKEN.has(event.type)) this.say(entry.textContent);
+  }
+
+  /** Trim the log and keep it for this tab (sessionStorage), so a reload shows it again. */
+  keepLog() {
     while (this.ui.log.children.length > LOG_LIMIT) this.ui.log.lastChild.remove();
+    try {
+      const items = [...this.ui.log.children].map((li) => [li.className, li.textContent]);
+      sessionStorage.setItem(this.logKey(), JSON.stringify(items));
+    } catch { /* private mode or full: the log just starts empty next time */ }
+  }
+
+  /** What only the finished game's own frame says (hands, the dobon, the caught play),
+   * kept for this tab: after a reload the settlement comes from the room's last result,
+   * which has the points but not these. */
+  keepSettlement(message, hands) {
+    const view = message.view || {};
+    this.finishedHands = { game: message.game, hands, dobon: view.dobon || null, lastPlay: view.last_play || null };
+    try {
+      sessionStorage.setItem(`dobon-settle-${this.root.dataset.roomId}-${this.me}`, JSON.stringify(this.finishedHands));
+    } catch { /* the settlement after a reload just says less */ }
+  }
+
+  restoreSettlement() {
+    try {
+      this.finishedHands = JSON.parse(sessionStorage.getItem(`dobon-settle-${this.root.dataset.roomId}-${this.me}`) || "null");
+    } catch { this.finishedHands = null; }
+  }
+
+  logKey() { return `dobon-log-${this.root.dataset.roomId}-${this.me}`; }
+
+  /** The log as this tab last showed it (a reload used to start it empty). */
+  restoreLog() {
+    try {
+      const items = JSON.parse(sessionStorage.getItem(this.logKey()) || "[]");
+      this.ui.log.replaceChildren(...items.map(([className, text]) => {
+        const li = document.createElement("li");
+        li.className = className;
+        li.textContent = text;
+        return li;
+      }));
+    } catch { /* nothing kept */ }
+  }
+
+  /** One line for screen readers, in the polite live log: what just happened, in words. */
+  say(text) {
+    const spoken = this.ui.spoken;
+    if (!spoken || !text) return;
+    const li = document.createElement("li");
+    li.textContent = text;
+    spoken.append(li);
+    while (spoken.children.length > SPOKEN_LIMIT) spoken.firstChild.remove();
   }
 
   toast(text) {
@@ -310,7 +417,9 @@ export class TableApp {
       said("announce", this.ui.turn.textContent);
       if (view.turn === view.seat && view.seat !== null && this.ui.turn.textContent) this.sound.play("turn");
     }
-    const chance = events.find((e) => e.type === "chance");
+    const notices = events.map((e) => noticeFor(e, (seat) => this.playerName(seat))).filter(Boolean);
+    if (notices.length) { said("announce", notices.join(" ")); if (events.length <= 4) this.toast(notices.join(" ")); }
+    const chance = events.find((e) => e.type === "chance" && e.kinds.length);
     if (chance) said("alert", T.announceChance(chance.kinds.map((k) => T.chanceKinds[k]).join("・")));
   }
 
@@ -394,8 +503,13 @@ export class TableApp {
     if (["input", "textarea", "select"].includes(tag)) return;
     if (!this.ui.help.hidden) {
       if (e.key === "Escape" || e.key === "?") { e.preventDefault(); this.closeHelp(); }
+      // A modal dialog keeps the focus: Tab goes round its own buttons only.
+      if (e.key === "Tab") { e.preventDefault(); this.ui["help-close"].focus(); }
       return;
     }
+    // Shift+1…8: a stamp (e.code, so that the keyboard layout's shifted symbol does not matter).
+    const digit = /^Digit([1-8])$/.exec(e.code || "");
+    if (e.shiftKey && digit) { e.preventDefault(); sendStamp(this, STAMPS[Number(digit[1]) - 1]); return; }
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (k === "?") { e.preventDefault(); this.openHelp(); return; }
     if (k === "Escape") { if (this.selected.length) this.clearSelection(); return; }
@@ -409,8 +523,9 @@ export class TableApp {
       this.focusHand(Math.max(0, Math.min(cards.length - 1, to)));
       return;
     }
-    const target = KEYS[k] ? this.ui.actions.querySelector(`[data-action="${KEYS[k]}"]`)
-      : COLOR_KEYS[k] ? this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`) : null;
+    const target = (KEYS[k] ? this.ui.actions.querySelector(`[data-action="${KEYS[k]}"]`)
+      : COLOR_KEYS[k] ? this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`) : null)
+      || (/^[1-8]$/.test(k) ? this.ui.actions.querySelector(`[data-key="${k}"]`) : null); // H6.4 swap targets
     if (target && !target.disabled) {
       e.preventDefault();
       target.click();
@@ -423,6 +538,13 @@ export class TableApp {
   }
 
   openHelp() {
+    if (!this.helpTrap) {
+      // Focus that escapes the open dialog (a click behind it, a screen reader's jump) returns.
+      this.helpTrap = true;
+      document.addEventListener("focusin", (e) => {
+        if (!this.ui.help.hidden && !this.ui.help.contains(e.target)) this.ui["help-close"].focus();
+      });
+    }
     this.helpReturn = document.activeElement;
     this.ui.help.hidden = false;
     this.ui["help-close"].focus();

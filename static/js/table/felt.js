@@ -51,6 +51,7 @@ function position(li, at) {
 
 function plate({ name, kind, count, online, acting, points, revealed, me }) {
   const li = el("li", `seat-plate${acting ? " acting" : ""}${me ? " seat-me" : ""}${online === false ? " offline" : ""}`);
+  li.dataset.name = name;
   if (acting) li.append(ring());
   const head = el("span", "seat-head");
   const dot = el("span", `presence ${online === false ? "off" : online ? "on" : "unknown"}`);

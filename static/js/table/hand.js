@@ -2,6 +2,7 @@
 // legal_actions; the page only explains why a card is dimmed, it never judges a rule.
 
 import { cardElement, cardLabel, handPoints, identical, isNumber, sortCards } from "../cards.js";
+import { chanceText, drawLabel, swapPrompt } from "./house.js";
 import { T } from "./strings.js";
 
 function button(text, attrs = {}, className = "button") {
@@ -40,7 +41,6 @@ export function renderHand(app, view) {
   const legal = (view && view.legal_actions) || [];
   const playable = new Set(legal.filter((a) => a.type === "play").flatMap((a) => a.cards));
   const cutIn = view && view.chances && view.chances.includes("cut_in");
-  box.classList.toggle("hand-many", hand.length > 12);
   box.replaceChildren(...hand.map((code, index) => {
     const el = cardElement(code, "button");
     el.dataset.index = index;
@@ -69,14 +69,28 @@ export function renderHand(app, view) {
 }
 
 /** Overlap the cards just enough to fit the width, never hiding a card's corner index;
- * beyond that the hand scrolls sideways. */
+ * when one row would hide more than half of each card, the hand goes onto two rows (or
+ * more), so that every card stays on screen whatever the hand's size (issue 21: at 14
+ * cards the last ones were cut off without a sign). */
 export function fitHand(box) {
-  const cards = box.querySelectorAll(".card");
+  const cards = [...box.querySelectorAll(".card")];
+  box.classList.remove("hand-rows");
+  box.style.gridTemplateColumns = "";
   if (!cards.length) return;
   const width = cards[0].offsetWidth;
   const room = box.clientWidth - 16;
-  const step = cards.length > 1 ? Math.min(width + 6, (room - width) / (cards.length - 1)) : width;
-  box.style.setProperty("--step", `${Math.max(step, width * 0.5)}px`);
+  const stepFor = (n) => (n > 1 ? Math.min(width + 6, (room - width) / (n - 1)) : width);
+  let rows = 1;
+  while (rows < 4 && stepFor(Math.ceil(cards.length / rows)) < width * 0.5) rows += 1;
+  const perRow = Math.ceil(cards.length / rows);
+  const step = Math.max(stepFor(perRow), width * 0.5);
+  box.style.setProperty("--step", `${step}px`);
+  box.dataset.rows = String(rows);
+  if (rows > 1) {
+    box.classList.add("hand-rows");
+    // The last column is a whole card wide: the row ends with a card seen in full.
+    box.style.gridTemplateColumns = `repeat(${perRow - 1}, ${step}px) ${width}px`;
+  }
 }
 
 /** What a tap on card `index` does. A lone playable card plays at once. A card that
@@ -120,6 +134,12 @@ function chancePrompt(app, view, kind) {
     title.textContent = T.chanceCutIn;
     why.textContent = T.whyCutIn(cardLabel(view.top));
   }
+  const house = chanceText(view, kind); // H8's arithmetic, H10's risk
+  if (house) {
+    if (house.title) title.textContent = house.title;
+    why.textContent = house.why;
+    if (house.blind) box.classList.add("chance-blind");
+  }
   const bar = document.createElement("span");
   bar.className = "chance-bar";
   bar.dataset.role = "chance-bar";
@@ -154,6 +174,8 @@ export function renderActions(app, view) {
   } else if (find("decline")) {
     box.append(actionButton(app, find("decline"), "decline", T.decline));
   }
+  const swap = swapPrompt(app, view, actionButton); // H6.4
+  if (swap) box.append(swap);
   const colors = legal.filter((a) => a.type === "color");
   if (colors.length) {
     const row = document.createElement("div");
@@ -172,7 +194,7 @@ export function renderActions(app, view) {
   if (draw) {
     box.append(view.pending_draw > 0
       ? actionButton(app, draw, "take", T.take(view.pending_draw), " primary")
-      : actionButton(app, draw, "draw", T.draw));
+      : actionButton(app, draw, "draw", drawLabel(view, T.draw)));
   }
   if (find("pass")) box.append(actionButton(app, find("pass"), "pass", T.pass));
   if (app.selected.length) {

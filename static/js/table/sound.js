@@ -54,5 +54,8 @@ export class Sound {
 }
 
 export function vibrate(pattern) {
-  if (navigator.vibrate) navigator.vibrate(pattern);
+  // Before the first tap the browser refuses (and logs an error): a page opened or
+  // reloaded by someone who has not touched it yet stays still.
+  const active = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (navigator.vibrate && active) navigator.vibrate(pattern);
 }

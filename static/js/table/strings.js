@@ -1,6 +1,12 @@
 // Every word the table shows, in Japanese (default) and English. The page's <html lang>
 // picks the language (Django's language cookie decides it server-side).
 
+/** A signed number as every page writes it (game/templatetags/history.py `signed`):
+ * +12, ±0, −85 with a true minus sign. */
+export function signed(n) {
+  return n > 0 ? `+${n}` : n === 0 ? "±0" : `−${-n}`;
+}
+
 const ja = {
   connecting: "接続中…", reconnecting: "再接続中…", waiting: "ゲーム開始を待っています",
   watching: "観戦中", finished: "ゲーム終了", aborted: "ゲームは中止されました",
@@ -27,10 +33,10 @@ const ja = {
   announceChance: (what) => `チャンス: ${what}`,
   reasons: {
     notYourTurn: "あなたの番ではありません",
-    stack: "ドロー累積には +2 か ドロー4 しか重ねられません（R5.1）",
-    stack4: "ドロー4 の累積には ドロー4 しか重ねられません（R5.1）",
-    goOut: "記号カードで上がることはできません（R8.1）",
-    match: "色も数字・記号も場のカードと合いません（R4.1）",
+    stack: "ドロー累積には +2 か ドロー4 しか重ねられません",
+    stack4: "ドロー4 の累積には ドロー4 しか重ねられません",
+    goOut: "記号カードで上がることはできません",
+    match: "色も数字・記号も場のカードと合いません",
     waiting: "今はカードを出せません",
     drawnPass: "引いた後です: 出すかパスしてください",
   },
@@ -60,11 +66,17 @@ const ja = {
   kinds: { agari: "上がり", dobon: "ドボン", return: "ドボン返し", deck_out: "山札切れ" },
   settlement: "精算", handPoints: "手札の点", delta: "今回", total: "通算", payments: "支払い",
   pays: (a, b, p) => `${a} → ${b}  ${p}点`, noPayments: "点の移動はありません",
+  paysTimes: (a, b, p, how) => `${a} → ${b}  ${p}点（${how}）`,
+  sumT: (sum) => `T = ${sum}（全員の手札。ドボンされたカードは出した人の手札に戻して数える）`,
+  howDobon: (who, whom, card) => `${who}が${whom}の${card}にドボン！`,
+  howReturn: (target, declarers, card) => `${target}が${declarers}のドボンを返した！（${card}へのドボン）`,
+  howAgari: (who, card) => `${who}が${card}で上がり`,
+  caughtCard: "ドボンされたカード（出した人の手札に戻して数える）",
   winner: (names, kind) => `${names}の${kind}！`, deckOut: "山札切れ（点の移動なし）",
   nextFirst: (name) => `次のゲームは${name}から`, rateLine: (r) => `レート ×${r}`,
   nextGame: "次のゲームを始める", waitOwner: "オーナーが次のゲームを始めるのを待っています",
   start: "ゲームを始める", needTwo: "2人以上が座ると始められます", history: "このゲームの記録", matchResults: "マッチの結果を見る",
-  startFailed: "開始できませんでした", points: (p) => `${p > 0 ? "+" : ""}${p}点`,
+  startFailed: "開始できませんでした", points: (p) => `${signed(p)}点`,
   log: "ログ", sound: "音", soundOn: "音: オン", soundOff: "音: オフ", help: "操作ヘルプ",
   howto: "遊び方", roomPanel: "ルーム", close: "閉じる",
   helpTitle: "キーボード操作",
@@ -73,7 +85,7 @@ const ja = {
     ["E", "選んだカードを出す"], ["D", "1枚引く"], ["T", "ドロー累積を引き取る"], ["P", "パス"],
     ["B", "ドボン！"], ["R", "ドボン返し"], ["N", "チャンスを見送る"],
     ["1 2 3 4", "色を選ぶ（赤・青・緑・黄）"], ["H", "手札へ移動"], ["M", "音のオン・オフ"],
-    ["?", "このヘルプ"], ["Esc", "閉じる／選択をやめる"],
+    ["Shift + 1…8", "スタンプを送る"], ["?", "このヘルプ"], ["Esc", "閉じる／選択をやめる"],
   ],
   seatLabel: (name, count) => `${name}: ${count}枚`, acting: "行動中",
   gameOn: "ゲーム中", standings: "ルームの通算点", games: "ゲーム数",
@@ -82,6 +94,11 @@ const ja = {
   midGame: "ゲーム中は席の移動や設定の変更はできません",
   refused: "できませんでした: ",
   yourHand: "あなたの手札", table: "テーブル", pile: "場", topCard: (c) => `場のカード: ${c}`,
+  stampsLabel: "スタンプ",
+  left: (name) => `${name}がテーブルを離れました`, back: (name) => `${name}が戻りました`,
+  stamps: { hello: "よろしく", nice: "ナイス!", dobon: "ドボン!?", sorry: "ごめん", wait: "待って", gg: "おつかれ", smile: "(^▽^)", wow: "(゜o゜)" },
+  stampNames: { smile: "にっこり", wow: "びっくり" },
+  stampSaid: (name, word) => `${name}のスタンプ: ${word}`,
 };
 
 const en = {
@@ -110,10 +127,10 @@ const en = {
   announceChance: (what) => `Chance: ${what}`,
   reasons: {
     notYourTurn: "It is not your turn",
-    stack: "Only +2 or wild draw four can go on a draw stack (R5.1)",
-    stack4: "Only wild draw four can go on a wild draw four stack (R5.1)",
-    goOut: "You cannot go out with an action card (R8.1)",
-    match: "Neither the colour nor the number/symbol matches (R4.1)",
+    stack: "Only +2 or wild draw four can go on a draw stack",
+    stack4: "Only wild draw four can go on a wild draw four stack",
+    goOut: "You cannot go out with an action card",
+    match: "Neither the colour nor the number/symbol matches",
     waiting: "No card can be played now",
     drawnPass: "You drew: play or pass",
   },
@@ -143,11 +160,17 @@ const en = {
   kinds: { agari: "went out", dobon: "dobon", return: "dobon return", deck_out: "deck out" },
   settlement: "Settlement", handPoints: "Hand", delta: "This game", total: "Room total", payments: "Payments",
   pays: (a, b, p) => `${a} → ${b}  ${p} pts`, noPayments: "No points change hands",
+  paysTimes: (a, b, p, how) => `${a} → ${b}  ${p} pts (${how})`,
+  sumT: (sum) => `T = ${sum} (every hand; the dobon'd play counted back)`,
+  howDobon: (who, whom, card) => `${who} dobon'd ${whom} on ${card}!`,
+  howReturn: (target, declarers, card) => `${target} returned ${declarers}'s dobon (on ${card})!`,
+  howAgari: (who, card) => `${who} went out with ${card}`,
+  caughtCard: "the dobon'd play, counted back into its player's hand",
   winner: (names, kind) => `${names}: ${kind}!`, deckOut: "Deck out (no points change hands)",
   nextFirst: (name) => `${name} starts the next game`, rateLine: (r) => `Rate ×${r}`,
   nextGame: "Start the next game", waitOwner: "Waiting for the owner to start the next game",
   start: "Start the game", needTwo: "Two seated players are needed", history: "This game's record", matchResults: "See the match results",
-  startFailed: "Could not start", points: (p) => `${p > 0 ? "+" : ""}${p} pts`,
+  startFailed: "Could not start", points: (p) => `${signed(p)} pts`,
   log: "Log", sound: "Sound", soundOn: "Sound: on", soundOff: "Sound: off", help: "Keyboard help",
   howto: "How to play", roomPanel: "Room", close: "Close",
   helpTitle: "Keyboard",
@@ -156,7 +179,7 @@ const en = {
     ["E", "play the selected cards"], ["D", "draw one"], ["T", "take the draw stack"], ["P", "pass"],
     ["B", "Dobon!"], ["R", "return the dobon"], ["N", "let a chance go"],
     ["1 2 3 4", "choose red, blue, green, yellow"], ["H", "go to your hand"], ["M", "sound on/off"],
-    ["?", "this help"], ["Esc", "close / clear the selection"],
+    ["Shift + 1…8", "send a stamp"], ["?", "this help"], ["Esc", "close / clear the selection"],
   ],
   seatLabel: (name, count) => `${name}: ${count} card${count === 1 ? "" : "s"}`, acting: "acting",
   gameOn: "game on", standings: "Room standings", games: "games",
@@ -165,6 +188,11 @@ const en = {
   midGame: "Seats and settings cannot change during a game",
   refused: "Not done: ",
   yourHand: "Your hand", table: "Table", pile: "Pile", topCard: (c) => `Top card: ${c}`,
+  stampsLabel: "Stamps",
+  left: (name) => `${name} left the table`, back: (name) => `${name} is back`,
+  stamps: { hello: "Hi!", nice: "Nice!", dobon: "Dobon!?", sorry: "Sorry", wait: "Wait", gg: "GG", smile: "(^▽^)", wow: "(°o°)" },
+  stampNames: { smile: "smiling face", wow: "surprised face", gg: "good game" },
+  stampSaid: (name, word) => `${name}: ${word}`,
 };
 
 // (No document under Node, where the unit tests in tests/js/ import these modules.)
