@@ -600,6 +600,7 @@ def push_state(push: dict[str, Any]) -> dict[str, Any]:
         status=push["status"], seat=push["seat"], view=push["view"],
         players=push["players"], events=push["events"],
         from_version=push["from_version"], room=push.get("room_info"),
+        match=push.get("match"),
     )
 
 

@@ -266,12 +266,13 @@ def _recorded_kinds(game: Game) -> dict[int, str]:
 
 
 def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
-    """The deal as the engine made it: hands, the first card, the deck in draw order."""
+    """The deal as the engine made it: hands, the first card, the deck in draw order, and
+    R3.2's first player (not the seat on turn at version 0: present.first_player_of)."""
     return {
         "hands": state["hands"],
         "first_card": state["discards"][-1] if state.get("discards") else None,
         "deck": state["deck"],  # deck[0] is drawn first
-        "first_player": state.get("turn"),
+        "first_player": present.first_player_of(state),
         "direction": state.get("direction"),
         "color": state.get("color"),
         "rate": state.get("rate"),

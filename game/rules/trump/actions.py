@@ -89,6 +89,13 @@ DOBON_AU = _action("dobon", OP_DOBON, {"type": "dobon"})
 DOBON_STD: tuple[TrumpAction, ...] = tuple(
     _action("dobon", OP_DOBON, {"type": "dobon", "count": k}, k) for k in range(60)
 )
+# The same, by the card's bit (1 << card id) rather than its id: what a listing reads.
+AU_BY_BIT: dict[int, tuple[TrumpAction, ...]] = {1 << c: p for c, p in enumerate(AU_PLAYS)}
+STD_BY_BIT: dict[int, tuple[TrumpAction, ...]] = {1 << c: p for c, p in enumerate(STD_PLAYS)}
+STD_LO_BY_BIT: dict[int, tuple[TrumpAction, ...]] = {
+    1 << c: p for c, p in enumerate(STD_PLAYS_LO)
+}
+
 IN_AU, IN_STD, IN_STD_LO = 1, 2, 4
 for _bit, _table in ((IN_AU, AU_PLAYS), (IN_STD, STD_PLAYS), (IN_STD_LO, STD_PLAYS_LO)):
     for _plays in _table:

@@ -40,7 +40,6 @@ from .cards import (
     STD_NAMES,
     SUIT,
     SUIT_INDEX,
-    SUIT_SHIFT,
     SUITS,
     TWOS,
     card_id,
@@ -48,9 +47,6 @@ from .cards import (
     parse_cards,
 )
 from .result import (
-    _FLUSH_WORDS,
-    _NUMBER_BITS,
-    _NUMBER_PATTERNS,
     Result,
     StandardEnd,
     settle_au_agari,
@@ -170,7 +166,7 @@ class Game:
     # What legal_actions last listed for _mv_seat, so that apply can take a listed action
     # without checking it again.
     _mv_seat: int | None          # None whenever the state changed since
-    _mv_list: list[Action]
+    _mv_list: list[Action] | None  # None: the seat on turn's plays and draw (not kept)
     _mv_tok: int                  # the stamp of that listing on its actions
     _mv_plays: int                # ... and its plays: these cards, of this table of
     _mv_table: int                # actions.py (IN_AU, IN_STD or IN_STD_LO; plays unstamped)
@@ -699,10 +695,9 @@ class Game:
                 hand = self._hands[seat]
                 size = len(hand)
                 if self._std:
-                    if size == 5 and not self._yaku >> seat & 1 and (
-                            _NUMBER_PATTERNS.get(self._sig[seat] & _NUMBER_BITS)
-                            or self._sig[seat] >> SUIT_SHIFT in _FLUSH_WORDS):
-                        listed.append(A.YAKU)  # yaku_of_signature, inlined
+                    if size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
+                            self._sig[seat]):
+                        listed.append(A.YAKU)
                         A.YAKU.stamp = tok
                     if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
                         playable = 0  # going-out-forbidden (T8.2): the draw only
@@ -712,26 +707,31 @@ class Game:
                             match = ATTACKS | (FIVES & match)
                         playable = self._masks[seat] & match
                     if size == 2:
-                        plays, table = A.STD_PLAYS_LO, A.IN_STD_LO
+                        plays, table = A.STD_LO_BY_BIT, A.IN_STD_LO
                     else:
-                        plays, table = A.STD_PLAYS, A.IN_STD
+                        plays, table = A.STD_BY_BIT, A.IN_STD
                 else:
                     if self._pending:
                         playable = self._masks[seat] & TWOS
                     else:
                         playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
-                    plays, table = A.AU_PLAYS, A.IN_AU
+                    plays, table = A.AU_BY_BIT, A.IN_AU
                 self._mv_plays, self._mv_table = playable, table
                 while playable:  # lowest id first
                     low = playable & -playable
-                    listed += plays[low.bit_length() - 1]
+                    listed += plays[low]
                     playable ^= low
                 listed.append(A.DRAW)
                 A.DRAW.stamp = tok
-                self._mv_seat, self._mv_list, self._mv_tok = seat, listed, tok
-                return listed[:]
+                self._mv_seat, self._mv_list, self._mv_tok = seat, None, tok
+                return listed  # the caller's own: not kept
             self._find_moves(seat)
-        return self._mv_list[:]
+        kept = self._mv_list
+        if kept is None:  # listed by the inlined case above: list again, as it did
+            kept = []
+            self._turn_moves(seat, kept)
+            return kept
+        return kept[:]
 
     def _find_moves(self, seat: int) -> None:
         """Work out (and keep until the next change) everything ``seat`` may do now."""
@@ -878,7 +878,8 @@ class Game:
         self._had_turn |= 1 << seat
         records = self._records
         records.append((seat, card, named))
-        self._lp_seat, self._lp_index = seat, len(records) - 1
+        self._lp_seat = seat
+        self._lp_index = len(records) - 1
         if not hand:
             return self._go_out(seat, card, named, now)
         if number == 2:
@@ -927,7 +928,8 @@ class Game:
         self._had_turn |= 1 << seat
         records = self._records
         records.append((seat, card, named))
-        self._lp_seat, self._lp_index = seat, len(records) - 1
+        self._lp_seat = seat
+        self._lp_index = len(records) - 1
         exposed = self._exposed[seat]
         if exposed and card in exposed:
             exposed.remove(card)
@@ -1104,7 +1106,7 @@ class Game:
         if not pending and len(deck) > 1 and not timed_out:  # the commonest draw
             card = deck.pop()
             self._hands[seat].append(card)
-            self._masks[seat] |= 1 << card
+            self._masks[seat] |= _BIT[card]
             self._sums[seat] += NUMBER[card]
             records = self._records
             records.append((seat, _DREW, 1))
@@ -1114,7 +1116,8 @@ class Game:
                 self._sig[seat] += SIG[card]
                 if card == JOKER:
                     self._jks[seat] += 1
-                self._last_one &= ~(1 << seat)
+                if self._last_one:
+                    self._last_one &= ~(1 << seat)
             nxt = (seat + self._dir) % self._n
             self._turn = nxt
             deadline = self._clock = now + self._timeout
