@@ -47,10 +47,18 @@ def client_ip(request: HttpRequest) -> str:
     """The client's address: the connection's, or behind DOBON_PROXY_COUNT proxies that
     append to X-Forwarded-For, the entry that many from the right (the ones further
     left were written by the client and prove nothing)."""
-    address = request.META.get("REMOTE_ADDR", "")
+    return client_ip_of(
+        request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_X_FORWARDED_FOR", "")
+    )
+
+
+def client_ip_of(peer: str, forwarded_for: str) -> str:
+    """`client_ip` from the connection's address and the X-Forwarded-For header (the
+    websocket admission uses it too: game/live/admission.py)."""
+    address = peer
     proxies = settings.DOBON_PROXY_COUNT
     if proxies > 0:
-        chain = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        chain = [a.strip() for a in forwarded_for.split(",")]
         chain = [a for a in chain if a]
         if len(chain) >= proxies:
             address = chain[-proxies]

@@ -20,6 +20,7 @@ from django.conf import settings  # noqa: E402
 from accounts.token_auth import BearerRouter, TokenAuthMiddleware  # noqa: E402
 from dobon_site.security import SiteOriginValidator  # noqa: E402
 from game.clock.scheduler import StartSchedulerMiddleware  # noqa: E402
+from game.live.admission import Admission  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
 from game.live.transport import TransportProbe  # noqa: E402
 
@@ -31,10 +32,13 @@ application = ProtocolTypeRouter(
         # Program clients (Authorization: Bearer) sign in by token, without the origin
         # check or a session; browsers by session cookie, with origins compared by
         # scheme, host and port (DOBON_WS_ALLOWED_ORIGINS; accounts/token_auth.py).
+        # Admission (per address, per process) comes before any database work.
         "websocket": TransportProbe(
-            BearerRouter(
-                CookieMiddleware(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))),
-                SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            Admission(
+                BearerRouter(
+                    CookieMiddleware(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))),
+                    SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                )
             )
         ),
     }

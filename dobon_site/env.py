@@ -26,3 +26,15 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
 def env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     return default if raw is None or raw.strip() == "" else int(raw)
+
+
+def channel_prefix(redis_url: str) -> str:
+    """The default channel-name prefix of a site: `dobon.<db>.` for Redis database
+    number <db> (0 when the URL names none), so that sites on different database
+    numbers of one Redis server never share a pub/sub channel."""
+    from urllib.parse import parse_qs, urlparse
+
+    parsed = urlparse(redis_url or "")
+    path = parsed.path.strip("/")
+    db = path if path.isdigit() else (parse_qs(parsed.query).get("db") or ["0"])[0]
+    return f"dobon.{db}."

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from dobon_site.env import env_bool, env_int, env_list, env_str
+from dobon_site.env import channel_prefix, env_bool, env_int, env_list, env_str
 from dobon_site.security import (
     check_origins,
     check_secret_key,
@@ -185,6 +185,10 @@ STORAGES = {
 }
 
 REDIS_URL = env_str("REDIS_URL")
+# Redis pub/sub channels ignore the database number: two sites on one Redis server would
+# hear each other's groups. Each site's channel names start with this prefix (by default
+# one per Redis database number).
+DOBON_CHANNEL_PREFIX = env_str("DOBON_CHANNEL_PREFIX") or channel_prefix(REDIS_URL)
 
 # The cache holds short-lived limits (a match log per user and window): shared by every
 # process through Redis when there is one, per process otherwise.
@@ -205,7 +209,10 @@ if REDIS_URL and DOBON_CHANNEL_LAYER == "pubsub":
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # No socket timeout: the subscriber connection is quiet between messages.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "prefix": DOBON_CHANNEL_PREFIX,
+            },
         }
     }
 elif REDIS_URL:
@@ -225,6 +232,7 @@ elif REDIS_URL:
                 ],
                 "capacity": 1500,
                 "expiry": 30,
+                "prefix": DOBON_CHANNEL_PREFIX,
             },
         }
     }
@@ -294,6 +302,23 @@ DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_PROGRAM_SOCKETS_PE
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.
 DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
+# Admission before any database work (game/live/admission.py), per server process:
+# open sockets per client address (4410), new handshakes per second per address (4411,
+# bursts up to the same number) and open sockets in the process (4503). The address is
+# the peer's, or behind DOBON_PROXY_COUNT proxies the X-Forwarded-For entry that many
+# from the right.
+DOBON_WS_MAX_SOCKETS_PER_ADDRESS = env_int("DOBON_WS_MAX_SOCKETS_PER_ADDRESS", 64)
+DOBON_WS_HANDSHAKES_PER_SECOND = env_int("DOBON_WS_HANDSHAKES_PER_SECOND", 20)
+DOBON_WS_MAX_SOCKETS_PER_PROCESS = env_int("DOBON_WS_MAX_SOCKETS_PER_PROCESS", 5000)
+# Sockets of non-members watching one room, over every process; the next is closed (4412).
+DOBON_WS_MAX_WATCHERS_PER_ROOM = env_int("DOBON_WS_MAX_WATCHERS_PER_ROOM", 300)
+# At most one presence frame per room in this many seconds (changes meanwhile share it).
+DOBON_WS_PRESENCE_SECONDS = float(env_str("DOBON_WS_PRESENCE_SECONDS", "1"))
+# Every this many seconds a server process moves its long-lived objects out of the
+# garbage collector's reach (gc.freeze), and every DOBON_GC_FULL_SECONDS it collects
+# everything once (game/live/memory.py); 0 switches both off.
+DOBON_GC_FREEZE_SECONDS = float(env_str("DOBON_GC_FREEZE_SECONDS", "60"))
+DOBON_GC_FULL_SECONDS = float(env_str("DOBON_GC_FULL_SECONDS", "600"))
 # Threads per process for the sockets' database work: reads (connect, sync) and moves
 # run on separate pools, so a flood of reads cannot queue in front of a move.
 DOBON_WS_READ_THREADS = env_int("DOBON_WS_READ_THREADS", 2)

@@ -87,6 +87,14 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_gc_freezing(settings) -> None:
+    # A server process freezes its long-lived objects (game/live/memory.py); the test
+    # process is no server: what it freezes would outlive the test that made it. The
+    # soak test drives freezing itself, and the stack tests' servers freeze as usual.
+    settings.DOBON_GC_FREEZE_SECONDS = 0
+
+
 def skip_unless_services(message: str) -> None:
     """Skip a test that needs a real service, or fail it where CI promises the service
     (DOBON_REQUIRE_SERVICES=1), so a green CI never hides a skipped real-service test."""

@@ -119,7 +119,10 @@ REFUSALS = {
           "on /account/tokens/",
     4404: "no such room, or a private room your user may not see",
     4409: "too many open sockets for your user: close a browser tab or another program",
+    4412: "the room's watchers are full (your user is not a member of the room)",
 }
+# 4410, 4411 (this address's sockets or handshakes) and 4503 (a full server process) pass
+# with time: the client tries again with its backoff.
 
 Say = Callable[[str], None]
 

@@ -10,8 +10,14 @@ No socket can stall the others:
   run on database thread pools (reads and moves apart), so pushes to this socket and
   every other socket's messages go on meanwhile;
 - at most one `sync` per socket is queued or running; a flood closes the socket (4429);
-- a user has at most `DOBON_WS_MAX_SOCKETS_PER_USER` browser sockets over all processes,
-  and apart from those `DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER` token sockets (4409);
+- a new socket is admitted per client address and per process before any database work
+  (game/live/admission.py: 4410, 4411, 4503), then against its user's cap,
+  `DOBON_WS_MAX_SOCKETS_PER_USER` browser sockets over all processes, and apart from
+  those `DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER` token sockets (4409), before the room is
+  read; a room takes at most `DOBON_WS_MAX_WATCHERS_PER_ROOM` sockets of non-members
+  (4412). A socket stops counting the moment its client closes (game/live/transport.py);
+- a move, once sent, is applied and announced whatever happens to its socket: the work
+  runs in a task of its own, not in the socket's;
 - a client that does not read is dropped when its send buffer passes
   `DOBON_WS_MAX_SEND_BUFFER` (4499).
 
@@ -23,15 +29,17 @@ at once with 4408 or 4401 (game/services/access.py).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
 import logging
 import time
-from collections import deque
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+import orjson
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -41,9 +49,10 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game.live import groups, transport
-from game.live.presence import Entry, Registry, registry
+from game.live import groups, memory, transport
+from game.live.presence import Entry, Join, Registry, registry
 from game.messages import message_for
+from game.models import Membership
 from game.services import access, panel, play, programs, rooms, stamps
 
 log = logging.getLogger(__name__)
@@ -58,6 +67,7 @@ MAX_QUEUED_ACTIONS = 4
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404  # no such room, or not yours to see: one code, as HTTP's 404
 CLOSE_TOO_MANY_SOCKETS = 4409
+CLOSE_ROOM_FULL = 4412  # the room's watcher cap
 CLOSE_TOO_LARGE = 4413
 CLOSE_FLOOD = 4429
 CLOSE_NOT_READING = 4499
@@ -151,6 +161,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # A program client (accounts/token_auth.py): the token's id, counted as a program.
         self.api_token: int | None = self.scope.get("api_token")
         self.program_counted = False
+        # Counting in and out takes turns: a client that closes while its socket is being
+        # counted in is counted out right after (`release`, run the moment it closes).
+        self.counting = asyncio.Lock()
+        self.gone = self.scope.get(transport.CLOSING_KEY) or transport.Closing()
+        self.gone.on_close(self.release)
+        memory.start_freezing()
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
         transport.bound_kernel_buffer(
@@ -159,13 +175,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.scope.get("api_token_refused"):
             await self.close(code=CLOSE_ANONYMOUS, reason="invalid_token")
             return
+        # The user's cap first, before the room is read (the user is known already).
+        if getattr(self.user, "is_authenticated", False) and not await self.claim():
+            if not self.gone.gone:
+                await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return
         try:
-            room = await db_read(_watchable_room, self.room_id, self.user, self.scope)
+            room, member = await db_read(_admitted_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
             await self.close(code=CLOSE_CODES.get(exc.code, CLOSE_NOT_FOUND))
             return
-        if not await self.admit():
-            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+        joined = await self.join(watcher=not member)
+        if not joined:
+            if not self.gone.gone:
+                await self.close(code=CLOSE_ROOM_FULL)
             return
         self.user_id = self.user.pk
         # Join before reading the table, so no change falls between the read and the join.
@@ -179,30 +202,47 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             )
         self.worker = asyncio.get_running_loop().create_task(self.work())
         await self.answer_sync(None)
-        await self.announce_presence()
+        await self.announce_presence(joined)
 
-    async def admit(self) -> bool:
+    async def claim(self) -> bool:
         """Count this socket against its user's cap (over every process)."""
         entry = Entry(self.channel_name, self.user.pk, self.user.username, self.room_id,
                       program=self.api_token is not None)
-        self.online_before = await sockets().online(self.room_id)
         cap = (settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER if entry.program
                else settings.DOBON_WS_MAX_SOCKETS_PER_USER)
-        if not await sockets().admit(entry, self, cap):
-            return False
-        self.entry = entry
+        async with self.counting:
+            if self.gone.gone:  # the client left already: count nothing
+                return False
+            if not await sockets().claim(entry, self, cap):
+                return False
+            self.entry = entry
         return True
+
+    async def join(self, watcher: bool) -> Join:
+        """Count this (claimed) socket in its room, against the watcher cap if its user
+        is not a member."""
+        async with self.counting:
+            if self.entry is None:  # released meanwhile: the client is gone
+                return Join.REFUSED
+            entry = dataclasses.replace(self.entry, watcher=watcher)
+            joined = await sockets().join(entry, self, settings.DOBON_WS_MAX_WATCHERS_PER_ROOM)
+            if joined:
+                self.entry = entry
+            return joined
+
+    async def release(self) -> None:
+        """Stop counting this socket (idempotent): run the moment the client closes or
+        drops, before the server answers its close frame, and on every close."""
+        async with self.counting:
+            entry, self.entry = self.entry, None
+            if entry is not None:
+                await sockets().forget(entry)
 
     async def disconnect(self, code: int) -> None:
         for task in (self.releaser, self.worker):
             if task is not None:
                 task.cancel()
-        if self.entry is not None:
-            await sockets().forget(self.entry)
-            online = await sockets().online(self.room_id)
-            if self.entry.username not in online:
-                await send_presence(self.room_id, online)
-            self.entry = None
+        await self.release()
         if self.program_counted:
             self.program_counted = False
             await db_write(programs.program_disconnected, self.room_id, self.user_id)
@@ -212,13 +252,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await layer.group_discard(groups.user_group(self.user_id), channel)
             await self.watch(False)
 
-    async def announce_presence(self) -> None:
-        """Everyone in the room learns when a user comes online; a user's second
-        socket changes nothing for the others, so only it is told."""
-        online = await sockets().online(self.room_id)
-        if online != self.online_before:
-            await send_presence(self.room_id, online)
+    async def announce_presence(self, joined: Join) -> None:
+        """Everyone in the room learns when a user comes online (one debounced frame per
+        room, game/live/presence.py), this socket with them; a user's second socket
+        changes nothing for the others, so only it is told."""
+        if joined == Join.ENTERED:
+            sockets().changed(self.room_id)
         else:
+            online = await sockets().online(self.room_id)
             await self.send_json({"type": "presence", "online": online})
 
     # -- from the client: counted on arrival ----------------------------------------------------
@@ -334,6 +375,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                         self.sync_in_flight = False
 
     async def act(self, move: tuple[Any, int | None]) -> None:
+        """The move in a task of its own: when the socket closes meanwhile (its worker is
+        cancelled), the move still commits and every seat still hears of it."""
+        await asyncio.shield(detached(self.apply(move)))
+
+    async def apply(self, move: tuple[Any, int | None]) -> None:
         action, version = move
         try:
             pushes = await db_write(_act, self.room_id, self.user, action, version)
@@ -377,6 +423,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # channels' send_json skips this class's send(); every frame must pass there.
         await self.send(text_data=await self.encode_json(content), close=close)
 
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return encode(content)
+
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
@@ -391,7 +441,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        """Closed by the server: counted out first, so that once the client has the close
+        frame it may open another socket at once."""
         self.closing = True
+        await self.release()
         await super().close(code=code, reason=reason)
 
     async def drop_slow_reader(self, backlog: int) -> None:
@@ -404,8 +457,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             message = message_for(code)
         await self.send_json({"type": "error", "code": code, "message": message})
 
-    async def send_state(self, state: dict[str, Any]) -> None:
-        await self.send_json(panel.in_language(state, self.language))
+    async def send_state(self, state: dict[str, Any], text: str | None = None) -> None:
+        """Send the table `state` (or `text`, that table already encoded in this socket's
+        language) and remember it."""
+        if text is None:
+            await self.send_json(panel.in_language(state, self.language))
+        else:
+            await self.send(text_data=text)
         # Remembered with the latest room panel, which a later push may leave out.
         if "room" not in state and self.last_state is not None and "room" in self.last_state:
             state = {**state, "room": self.last_state["room"]}
@@ -445,14 +503,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_push(self, push: dict[str, Any]) -> None:
         self.seen = (push["game"], push["version"])
-        await self.send_state(play.state_frame(
-            game=push["game"], number=push["number"], version=push["version"],
-            status=push["status"], seat=push["seat"], view=push["view"],
-            players=push["players"], events=push["events"],
-            from_version=push["from_version"], room=push.get("room_info"),
-            match=push.get("match"),
-            game_kind=push.get("game_kind"), preset=push.get("preset"),
-        ))
+        if push["seat"] is None:  # the watchers' frame: built and encoded once per process
+            await self.send_state(*watch_frame(push, self.language))
+        else:
+            await self.send_state(push_state(push))
 
     async def watch_unless_playing(self, state: dict[str, Any]) -> None:
         """Players of the running game get their own view through their user group; only
@@ -540,6 +594,53 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 # -- helpers ------------------------------------------------------------------------------------
 
 
+def push_state(push: dict[str, Any]) -> dict[str, Any]:
+    return play.state_frame(
+        game=push["game"], number=push["number"], version=push["version"],
+        status=push["status"], seat=push["seat"], view=push["view"],
+        players=push["players"], events=push["events"],
+        from_version=push["from_version"], room=push.get("room_info"),
+        match=push.get("match"),
+        game_kind=push.get("game_kind"), preset=push.get("preset"),
+    )
+
+
+# (room, game, version, language): the watchers' table and its encoded frame.
+_watch_frames: OrderedDict[tuple[Any, ...], tuple[dict[str, Any], str]] = OrderedDict()
+WATCH_FRAMES_KEPT = 64
+
+
+def watch_frame(push: dict[str, Any], language: str) -> tuple[dict[str, Any], str]:
+    """The watchers' table of a move and its frame in `language`, encoded once per
+    process and language however many watchers this process serves (issue #22)."""
+    key = (push["room"], push["game"], push["version"], language)
+    found = _watch_frames.get(key)
+    if found is None:
+        state = push_state(push)
+        found = (state, encode(panel.in_language(state, language)))
+        _watch_frames[key] = found
+        while len(_watch_frames) > WATCH_FRAMES_KEPT:
+            _watch_frames.popitem(last=False)
+    return found
+
+
+def encode(content: Any) -> str:
+    """A frame's JSON text (orjson: several times faster than json for the tables)."""
+    return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS, default=str).decode()
+
+
+_detached: set[asyncio.Task[Any]] = set()
+
+
+def detached(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """`work` as a task that no socket owns: kept until it ends, even when the socket
+    that started it is closed and its tasks are cancelled."""
+    task = asyncio.get_running_loop().create_task(work)
+    _detached.add(task)
+    task.add_done_callback(_detached.discard)
+    return task
+
+
 def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -549,7 +650,7 @@ def parse_json(text: str | None) -> Any:
     that the parser gives up (RecursionError, which is not a ValueError)."""
     if text is None:
         return None
-    try:
+    try:  # json, not orjson: messages are small, and json refuses deep nesting
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
@@ -617,6 +718,16 @@ def _act(room_id: int, user: Any, action: Any, version: int | None) -> list[play
     with play.deferred_pushes() as pushes:
         play.act_in_room(room_id, user, action, version=version)
     return pushes
+
+
+def _admitted_room(room_id: int, user: Any, scope: dict[str, Any]) -> tuple[Any, bool]:
+    """The room `user` may watch, and whether they are one of its members (the watcher
+    cap counts the others)."""
+    room = _watchable_room(room_id, user, scope)
+    member = room.owner_id == user.pk or Membership.objects.filter(
+        room_id=room.pk, user_id=user.pk
+    ).exists()
+    return room, member
 
 
 def _watchable_room(room_id: int, user: Any, scope: dict[str, Any]) -> Any:

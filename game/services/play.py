@@ -371,9 +371,10 @@ def table_for(
     seat = next((s.seat for s in seats if s.user_id == user.pk), None)
     changes.describe(game, engine, seats)
     message = _state_message(game, engine, seat, seats, info)
-    if since is not None and since[0] == game.pk and -1 <= since[1] < game.version:
-        message["events"] = events_since(game, since[1], seat)
-        message["from_version"] = since[1]
+    if since is not None and since[0] == game.pk and since[1] < game.version:
+        version = max(since[1], -1)  # below −1 counts as −1 (docs/protocol.md)
+        message["events"] = events_since(game, version, seat)
+        message["from_version"] = version
     return message
 
 

@@ -158,6 +158,9 @@ def stack(tmp_path: Path, **extra_env: str) -> Iterator[Stack]:
         "REDIS_URL": redis_url,
         "DJANGO_SETTINGS_MODULE": "dobon_site.settings",
         "DOBON_INPROCESS_SCHEDULER": "false",
+        # The test process pushes to the stack's sockets (services called in a test):
+        # one site, so one channel prefix, though their Redis database numbers differ.
+        "DOBON_CHANNEL_PREFIX": settings.DOBON_CHANNEL_PREFIX,
         "PYTHONUNBUFFERED": "1",
         **extra_env,
     }

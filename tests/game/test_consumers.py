@@ -529,3 +529,17 @@ async def test_a_resuming_sync_for_another_game_is_a_plain_sync(table, alice):
     assert error["code"] == "bad_sync"
     assert error["message"] == "再同期にはゲーム番号とバージョン番号が必要です。"
     await socket.disconnect()
+
+
+async def test_a_resuming_sync_below_minus_one_counts_as_minus_one(table, alice):
+    """docs/protocol.md: a `version` below −1 asks for everything, as −1 does."""
+    game = await sync_to_async(start_at_position)(table, alice)
+    socket = (await connect_all(table.pk, alice))[0]
+    answers = []
+    for version in (-1, -7):
+        await socket.send_json_to({"type": "sync", "game": game.pk, "version": version})
+        _, state = await next_state(socket)
+        answers.append((state["from_version"], state["events"]))
+    assert answers[0][0] == -1 and answers[0][1], "−1 resumes with the game's whole log"
+    assert answers[1] == answers[0]
+    await socket.disconnect()

@@ -2,7 +2,9 @@
 // version the table holds (protocol v2 `sync` with game and version). Never touches
 // the DOM: it reports messages and its connection state to its owner.
 
-const FINAL_CLOSE = { 4401: "anonymous", 4403: "noroom", 4404: "noroom", 4408: "gone", 4409: "tooMany" };
+// 4410, 4411 and 4503 (too many sockets or handshakes from this address, a full
+// server process) are not final: the backoff below tries again.
+const FINAL_CLOSE = { 4401: "anonymous", 4403: "noroom", 4404: "noroom", 4408: "gone", 4409: "tooMany", 4412: "roomFull" };
 
 export class TableSocket {
   constructor(url, { onMessage, onStatus, position }) {

@@ -1,0 +1,121 @@
+"""Admission of new sockets before any database work (issue #22): per client address
+and per server process, checked as the handshake arrives, before the session, the user
+or the room is read.
+
+- `DOBON_WS_MAX_SOCKETS_PER_ADDRESS` open sockets per client address (close 4410);
+- `DOBON_WS_HANDSHAKES_PER_SECOND` new sockets per second per address, in bursts of as
+  many (close 4411);
+- `DOBON_WS_MAX_SOCKETS_PER_PROCESS` open sockets in this process (close 4503).
+
+The address is the peer's, or behind `DOBON_PROXY_COUNT` proxies the X-Forwarded-For
+entry that many from the right (accounts/throttle.py, as for logins). The counts are
+this process's and exact: a socket stops counting the moment its client closes (before
+the server's close frame answers, game/live/transport.py) or its application ends.
+The per-user cap comes next, in the consumer, as soon as the user is known.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+
+from accounts.throttle import UNKNOWN_ADDRESS, client_ip_of
+from game.live.transport import CLOSING_KEY, ASGIApp
+
+CLOSE_ADDRESS_FULL = 4410
+CLOSE_ADDRESS_TOO_FAST = 4411
+CLOSE_PROCESS_FULL = 4503
+
+Clock = Callable[[], float]
+
+
+def client_address(scope: dict[str, Any]) -> str | None:
+    """The client's address, or None when the connection has none (a unix socket
+    without a proxy header, the test communicator): such sockets count per process only."""
+    peer = (scope.get("client") or [""])[0] or ""
+    forwarded = ""
+    for name, value in scope.get("headers", []):
+        if name == b"x-forwarded-for":
+            forwarded = value.decode("latin1")
+    address = client_ip_of(str(peer), forwarded)
+    return None if address == UNKNOWN_ADDRESS else address
+
+
+class Admission:
+    """ASGI middleware for the websocket routes: refuse or count each new socket."""
+
+    def __init__(self, app: ASGIApp, clock: Clock = time.monotonic) -> None:
+        self.app, self.clock = app, clock
+        self.open = 0
+        self.by_address: Counter[str] = Counter()
+        self.buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        address = client_address(scope)
+        refusal = self.refusal(address)
+        if refusal is not None:
+            await refuse(receive, send, refusal)
+            return
+        self.open += 1
+        if address is not None:
+            self.by_address[address] += 1
+        released = False
+
+        async def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.open -= 1
+                if address is not None:
+                    self.by_address[address] -= 1
+                    if self.by_address[address] <= 0:
+                        del self.by_address[address]
+
+        closing = scope.get(CLOSING_KEY)
+        if closing is not None:
+            closing.on_close(release)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            await release()
+
+    def refusal(self, address: str | None) -> int | None:
+        """The close code refusing a new socket from `address`, or None to let it in."""
+        if self.open >= settings.DOBON_WS_MAX_SOCKETS_PER_PROCESS:
+            return CLOSE_PROCESS_FULL
+        if address is None:
+            return None
+        if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
+            return CLOSE_ADDRESS_FULL
+        if not self.take_handshake(address):
+            return CLOSE_ADDRESS_TOO_FAST
+        return None
+
+    def take_handshake(self, address: str) -> bool:
+        rate = float(max(settings.DOBON_WS_HANDSHAKES_PER_SECOND, 1))
+        now = self.clock()
+        tokens, when = self.buckets.get(address, (rate, now))
+        tokens = min(rate, tokens + (now - when) * rate)
+        if len(self.buckets) > 10_000:  # forget full buckets: they are the default again
+            self.buckets = {
+                a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * rate < rate
+            }
+        if tokens < 1.0:
+            self.buckets[address] = (tokens, now)
+            return False
+        self.buckets[address] = (tokens - 1.0, now)
+        return True
+
+
+async def refuse(receive: Any, send: Any, code: int) -> None:
+    """Answer the handshake with a close code (accepting first: a close before accepting
+    becomes a bare HTTP 403)."""
+    message = await receive()
+    if message.get("type") != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": code})

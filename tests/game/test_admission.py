@@ -1,0 +1,141 @@
+"""Admission of new sockets per client address and per process (game/live/admission.py),
+before the application behind it (the session, the user, the room) does any work."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from game.live import transport
+from game.live.admission import Admission
+
+
+class App:
+    """The application behind: counts who got through and holds them open."""
+
+    def __init__(self) -> None:
+        self.entered = 0
+        self.release = asyncio.Event()
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.entered += 1
+        await self.release.wait()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def scope(peer: str | None = "203.0.113.5", forwarded: str | None = None, closing=None):
+    headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
+    found = {"type": "websocket", "client": [peer, 5000] if peer else None, "headers": headers}
+    if closing is not None:
+        found[transport.CLOSING_KEY] = closing
+    return found
+
+
+async def handshake(admission: Admission, found: dict) -> tuple[asyncio.Task, list]:
+    """Start one socket; returns its task and what it was sent (a refusal's close)."""
+    sent: list[dict] = []
+    inbox: asyncio.Queue = asyncio.Queue()
+    await inbox.put({"type": "websocket.connect"})
+
+    async def send(message):
+        sent.append(message)
+
+    task = asyncio.ensure_future(admission(found, inbox.get, send))
+    await asyncio.sleep(0.01)
+    return task, sent
+
+
+def closed_with(sent: list) -> int | None:
+    return next((m["code"] for m in sent if m["type"] == "websocket.close"), None)
+
+
+@pytest.fixture
+def limits(settings):
+    settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS = 3
+    settings.DOBON_WS_HANDSHAKES_PER_SECOND = 5
+    settings.DOBON_WS_MAX_SOCKETS_PER_PROCESS = 6
+    settings.DOBON_PROXY_COUNT = 0
+    return settings
+
+
+async def test_an_address_gets_its_share_of_sockets_and_no_more(limits):
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    open_ = [await handshake(admission, scope()) for _ in range(3)]
+    assert app.entered == 3 and all(closed_with(sent) is None for _, sent in open_)
+    _, refused = await handshake(admission, scope())
+    assert closed_with(refused) == 4410 and app.entered == 3, "refused before any work"
+    _, other = await handshake(admission, scope(peer="198.51.100.7"))
+    assert closed_with(other) is None
+    app.release.set()
+    await asyncio.gather(*(task for task, _ in open_))
+    assert admission.by_address["203.0.113.5"] == 0
+
+
+async def test_handshakes_per_second_per_address(limits):
+    limits.DOBON_WS_MAX_SOCKETS_PER_ADDRESS = 100
+    limits.DOBON_WS_MAX_SOCKETS_PER_PROCESS = 100
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    codes = [closed_with((await handshake(admission, scope()))[1]) for _ in range(6)]
+    assert codes == [None] * 5 + [4411]
+    clock.now += 1.0
+    assert closed_with((await handshake(admission, scope()))[1]) is None
+    app.release.set()
+
+
+async def test_the_process_cap_counts_every_address(limits):
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    for n in range(6):
+        _, sent = await handshake(admission, scope(peer=f"192.0.2.{n}"))
+        assert closed_with(sent) is None
+    _, sent = await handshake(admission, scope(peer="192.0.2.99"))
+    assert closed_with(sent) == 4503
+    app.release.set()
+
+
+async def test_behind_a_proxy_the_forwarded_address_counts(limits):
+    limits.DOBON_PROXY_COUNT = 1
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    for _ in range(3):  # one client behind the proxy, whatever it claims further left
+        await handshake(admission, scope(peer="10.0.0.1", forwarded="1.2.3.4, 203.0.113.9"))
+    _, sent = await handshake(admission, scope(peer="10.0.0.1", forwarded="203.0.113.9"))
+    assert closed_with(sent) == 4410
+    _, sent = await handshake(admission, scope(peer="10.0.0.1", forwarded="203.0.113.10"))
+    assert closed_with(sent) is None
+    app.release.set()
+
+
+async def test_a_socket_stops_counting_the_moment_its_client_closes(limits):
+    """Counted out when the client's close arrives (the close hook), not when the
+    application ends some time later."""
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    closings = [transport.Closing() for _ in range(3)]
+    for closing in closings:
+        await handshake(admission, scope(closing=closing))
+    _, refused = await handshake(admission, scope())
+    assert closed_with(refused) == 4410
+    await closings[0].fire()  # the application is still running
+    _, sent = await handshake(admission, scope())
+    assert closed_with(sent) is None
+    app.release.set()
+
+
+async def test_without_an_address_only_the_process_counts(limits):
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    for _ in range(6):
+        _, sent = await handshake(admission, scope(peer=None))
+        assert closed_with(sent) is None
+    app.release.set()
