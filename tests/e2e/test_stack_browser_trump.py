@@ -9,7 +9,6 @@ seat's hidden card is in the DOM."""
 from __future__ import annotations
 
 import json
-
 import time
 
 import pytest
