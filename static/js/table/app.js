@@ -81,6 +81,11 @@ export class TableApp {
     this.ui["help-close"].addEventListener("click", () => this.closeHelp());
     this.ui.help.addEventListener("click", (e) => { if (e.target === this.ui.help) this.closeHelp(); });
     this.helpKeys();
+    this.showSound();
+    const form = this.ui["start-form"];
+    if (form) form.addEventListener("submit", (e) => { e.preventDefault(); this.startNextGame(); });
+    document.addEventListener("keydown", (e) => this.key(e));
+    window.addEventListener("resize", () => { fitHand(this.ui.hand); this.fitFelt(); });
   }
 
   /** The keyboard help: the table's keys, and trump Dobon's own or the house rules' keys. */
@@ -586,7 +591,6 @@ export class TableApp {
     if (cards.length) cards[Math.min(index, cards.length - 1)].focus();
   }
 
-    this.helpKeys();
   openHelp() {
     this.helpKeys();  // the game may have changed since the page opened (trump keys)
     if (!this.helpTrap) {
