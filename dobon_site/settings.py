@@ -238,7 +238,11 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 4
+# One task at a time per worker process: the clock's tasks are short, and a worker that
+# reserved a backlog could not serve a room with people (priority 0) before it.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis serves priority 0 (rooms with people) before 9 (matches, CPU-only games).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
 # The timeouts' clock (R14): a sweep over the indexed Game.next_deadline every
 # DOBON_SWEEP_SECONDS, so an automatic action lands at most about that late. No task is
 # published per move. A sweep nobody picked up within its period is superseded by the
@@ -254,7 +258,18 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(DOBON_SWEEP_SECONDS, 0.5)},
     },
 }
+# A due deadline further in the past than this means the clock was stopped (beat or the
+# workers were down; a working clock is late by well under a second, 3.6 s at worst under
+# overload): the game resumes with fresh timeouts instead of playing the outage's turns.
+DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
+
+# What may keep the clock's workers busy with nobody waiting (game/services/limits.py):
+# running matches, and running games with CPU players outside matches.
+DOBON_MATCHES_PER_ACCOUNT = env_int("DOBON_MATCHES_PER_ACCOUNT", 2)
+DOBON_MATCHES_PER_SITE = env_int("DOBON_MATCHES_PER_SITE", 20)
+DOBON_CPU_GAMES_PER_ACCOUNT = env_int("DOBON_CPU_GAMES_PER_ACCOUNT", 3)
+DOBON_CPU_GAMES_PER_SITE = env_int("DOBON_CPU_GAMES_PER_SITE", 200)
 
 # Opt-in: commit moves without waiting for PostgreSQL's WAL flush. Off by default because
 # a database crash could lose acknowledged moves (game/services/play.py, _relax_commit).

@@ -8,7 +8,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from game.house_text import CHOICE_LABELS, PRESET_LABELS, RULE_NAMES
 from game.models import MAX_SEATS, MAX_TIMEOUT, MIN_SEATS, MIN_TIMEOUT, CpuLevel, Room
+from game.rules import HOUSE_RULE_KEYS, PRESET_NAMES, PRESETS, normalize_house_rules, preset_of
 from game.services.rooms import find_room_by_code
 
 
@@ -97,3 +99,100 @@ class CpuSeatForm(CpuLevelForm):
     """Which free seat gets a CPU player, and how strong it plays."""
 
     seat_index = forms.IntegerField(min_value=0, max_value=MAX_SEATS - 1)
+
+
+def _house_choices(key: str) -> list[tuple[str, Any]]:
+    return list(CHOICE_LABELS[key].items())
+
+
+class HouseRulesForm(forms.Form):
+    """The room's house rules (HOUSE-RULES.md G4, §7): a preset, or every rule one by one.
+    A preset sets every rule (the fields below are then ignored); "custom" takes them as
+    set. static/js/house_form.js fills the fields when a preset is picked and switches to
+    "custom" when a rule is changed; without it the form works the same."""
+
+    preset = forms.ChoiceField(
+        label=_("Preset"),
+        choices=[(name, PRESET_LABELS[name]) for name in (*PRESET_NAMES, "custom")],
+        help_text=_("A preset sets every rule below. Choose “Custom” to set them one by one."),
+    )
+    base = forms.CharField(required=False, widget=forms.HiddenInput)
+    hand_size = forms.IntegerField(label=RULE_NAMES["hand_size"][1], min_value=3, max_value=10,
+                                   help_text=_("H1 · 3 to 10 cards."))
+    cut_in = forms.ChoiceField(label=RULE_NAMES["cut_in"][1], choices=_house_choices("cut_in"),
+                               help_text="H2")
+    stacking = forms.ChoiceField(label=RULE_NAMES["stacking"][1],
+                                 choices=_house_choices("stacking"), help_text="H3")
+    stack_cut_in = forms.BooleanField(label=RULE_NAMES["stack_cut_in"][1], required=False,
+                                      help_text=_("H3 · has no effect when stacking is off."))
+    action_finish = forms.BooleanField(label=RULE_NAMES["action_finish"][1], required=False,
+                                       help_text="H4")
+    mixed_color_multi = forms.BooleanField(label=RULE_NAMES["mixed_color_multi"][1],
+                                           required=False, help_text="H5")
+    seven_zero = forms.BooleanField(label=RULE_NAMES["seven_zero"][1], required=False,
+                                    help_text="H6")
+    draw_until_playable = forms.BooleanField(label=RULE_NAMES["draw_until_playable"][1],
+                                             required=False, help_text="H7")
+    arithmetic_dobon = forms.BooleanField(label=RULE_NAMES["arithmetic_dobon"][1],
+                                          required=False, help_text="H8")
+    number_only_dobon = forms.BooleanField(label=RULE_NAMES["number_only_dobon"][1],
+                                           required=False, help_text="H9")
+    blind_dobon = forms.BooleanField(label=RULE_NAMES["blind_dobon"][1], required=False,
+                                     help_text="H10")
+    multi_dobon = forms.ChoiceField(label=RULE_NAMES["multi_dobon"][1],
+                                    choices=_house_choices("multi_dobon"), help_text="H11")
+    reshuffle = forms.BooleanField(label=RULE_NAMES["reshuffle"][1], required=False,
+                                   help_text="H12")
+    rate_cap = forms.TypedChoiceField(
+        label=RULE_NAMES["rate_cap"][1], coerce=int, empty_value=None, required=False,
+        choices=[("", _("no cap"))] + [(str(2**k), f"×{2**k}") for k in range(11)],
+        help_text=_("H13 · ×1 turns the doubling after deck-outs off."),
+    )
+    session_games = forms.IntegerField(
+        label=RULE_NAMES["session_games"][1], min_value=1, max_value=1000, required=False,
+        help_text=_("H14 · the session ends after this many games (empty: never)."),
+    )
+    session_target = forms.IntegerField(
+        label=RULE_NAMES["session_target"][1], min_value=100, max_value=100_000, required=False,
+        help_text=_("H14 · the session ends when someone reaches +T or −T (empty: never)."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "house")
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].widget.attrs["data-role"] = "house-preset"
+        # Only "custom" reads the rules; a preset alone is a complete answer.
+        for key in ("hand_size", "cut_in", "stacking", "multi_dobon"):
+            self.fields[key].required = False
+
+    @classmethod
+    def for_room(cls, room: Room, data: Any = None) -> HouseRulesForm:
+        rules = normalize_house_rules(room.house_rules or None)
+        preset = preset_of(rules) or "custom"
+        initial = {**rules, "preset": preset, "base": room.house_base or preset}
+        return cls(data, initial=initial)
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        preset = data.get("preset")
+        if isinstance(preset, str) and preset in PRESETS:
+            data["rules"], data["base"] = dict(PRESETS[preset]), preset
+        elif preset == "custom" and not self.errors:
+            defaults = PRESETS["standard"]
+            data["rules"] = {
+                key: defaults[key] if data.get(key) in (None, "") and key in self._CHOSEN
+                else data.get(key)
+                for key in HOUSE_RULE_KEYS
+            }
+            data["base"] = data.get("base") if data.get("base") in PRESETS else ""
+        return data
+
+    _CHOSEN = ("hand_size", "cut_in", "stacking", "multi_dobon")
+
+    def fields_by_group(self) -> list[Any]:
+        """The rule fields (not the preset), for the template."""
+        return [self[key] for key in HOUSE_RULE_KEYS]
+
+    @staticmethod
+    def presets_json() -> dict[str, dict[str, Any]]:
+        return {name: dict(rules) for name, rules in PRESETS.items()}

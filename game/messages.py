@@ -26,6 +26,17 @@ MESSAGES: dict[str, Promise] = {
     "too_few_players": _("At least two seated players are needed to start."),
     "game_running": _("A game is already running in this room."),
     "server_error": _("Something went wrong on the server. Please try again."),
+    # Limits (game/services/limits.py).
+    "too_many_matches": _(
+        "You already have as many matches running as one account may: stop one or wait "
+        "for one to end."
+    ),
+    "too_many_cpu_games": _(
+        "You already have as many games with CPU players running as one account may: "
+        "finish or stop one first."
+    ),
+    "site_busy": _("The site is running as many of these as it can right now: try again "
+                   "in a few minutes."),
     "unknown_stamp": _("There is no such stamp."),
     "stamps_off": _("Stamps are turned off in this room."),
     "stamp_too_soon": _("One stamp at a time: wait a moment."),

@@ -17,7 +17,9 @@ class Policy(Protocol):
 
     ``view`` is exactly ``engine.view(seat)``; ``events`` are the events whose ``to`` is
     that seat or ``None`` since the game began (the service layer's ``start`` first).
-    The answer is one element of ``view["legal_actions"]``, or ``None`` to wait.
+    The answer is one element of ``view["legal_actions"]``, or ``None`` to wait; in the
+    standard trump auction, a bid built from the listed descriptor
+    (``game.bots.trump.is_answer`` checks both).
     """
 
     level: str

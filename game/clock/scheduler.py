@@ -1,7 +1,9 @@
 """In-process timeouts for the laptop default (no broker): `make run` plays R14 alone.
 
 A background loop runs `expire_due_games` about four times a second inside the ASGI
-process, so an automatic action lands at most ~0.25 s after its deadline.
+process, so an automatic action lands at most ~0.25 s after its deadline; a version due
+sooner than the next tick (a CPU's think time, the next CPU move of a match) wakes it at
+its moment (`clock.set_waker`). Here the "worker" is this same process.
 
 It is an asyncio task on the server's own event loop that hands the database work to
 a worker thread (`sync_to_async`), rather than a free-standing thread: the pushes that
@@ -18,11 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
+
+from game.services import clock
 
 log = logging.getLogger(__name__)
 
@@ -33,22 +38,43 @@ _task: asyncio.Task[None] | None = None
 
 def tick() -> int:
     """One sweep, with fresh database connections (this thread serves no requests)."""
-    from game.services.clock import expire_due_games
-
     close_old_connections()
     try:
-        return expire_due_games()
+        return clock.expire_due_games()
     finally:
         close_old_connections()
 
 
+_wake: asyncio.Event | None = None
+
+
 async def run_forever() -> None:
-    while True:
-        await asyncio.sleep(INTERVAL)
-        try:
-            await sync_to_async(tick, thread_sensitive=False)()
-        except Exception:  # keep the clock running whatever one sweep did
-            log.exception("in-process timeout sweep failed")
+    global _wake
+    loop = asyncio.get_running_loop()
+    _wake = asyncio.Event()
+    clock.set_waker(lambda at: loop.call_soon_threadsafe(_wake_at, loop, at))
+    try:
+        while True:
+            try:
+                await asyncio.wait_for(_wake.wait(), INTERVAL)
+            except TimeoutError:
+                pass
+            _wake.clear()
+            try:
+                await sync_to_async(tick, thread_sensitive=False)()
+            except Exception:  # keep the clock running whatever one sweep did
+                log.exception("in-process timeout sweep failed")
+    finally:
+        clock.set_waker(None)
+        _wake = None
+
+
+def _wake_at(loop: asyncio.AbstractEventLoop, at: float) -> None:
+    """On the loop: sweep at unix time `at` (a CPU's think time ends), not at the next
+    tick. The laptop's stand-in for a worker task with an ETA."""
+    event = _wake
+    if event is not None:
+        loop.call_later(max(0.0, at - time.time()), event.set)
 
 
 def ensure_started() -> bool:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from game.history.replay import Frame
 from game.models import Game, GamePlayer
+from game.rules import Game as Engine
 from game.services.history import is_cpu_seat
 
 RESULT_KINDS = {
@@ -162,6 +163,31 @@ class Line:
     quiet: bool = False
 
 
+def first_player_of(initial_state: dict[str, Any]) -> int | None:
+    """R3.2's first player F, read back from the engine state at version 0: the seat for
+    which turning up the same first card on the same deal (under the game's house rules)
+    gives the same table. Not always the seat on turn: after a first S (R3.3) F's left
+    neighbour is on turn, after a first W F chooses the colour and nobody is on turn.
+
+    >>> from game.rules import Game
+    >>> state = Game.from_setup(hands=[["R1"], ["R2"], ["R3"]], first_card="RS", deck=[],
+    ...                         first_player=1).to_dict()
+    >>> state["turn"], first_player_of(state)
+    (2, 1)
+    """
+    engine = Engine.from_dict(initial_state)
+    seen = (engine.turn, engine.chooser, engine.direction)
+    for seat in range(engine.players):
+        probe = Engine.from_setup(
+            hands=initial_state["hands"], first_card=engine.top,
+            deck=list(initial_state["deck"]), first_player=seat,
+            house_rules=initial_state.get("house_rules"),
+        )
+        if (probe.turn, probe.chooser, probe.direction) == seen:
+            return seat
+    return engine.turn
+
+
 def describe(event: dict[str, Any], names: list[str], before: dict[str, Any] | None) -> Line | None:
     """A line for `event`, or None for clock events. `before` is the table before the
     event's frame (to tell a stack from a plain play)."""
@@ -244,6 +270,11 @@ def _finished(e: dict[str, Any], name: str, names: list[str], before: Any) -> Li
                 [], "finished")
 
 
+def _resume(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
+    return Line(None, _("The server's clock was stopped: every waiting seat gets a fresh "
+                        "timeout"), [], "resume")
+
+
 def _aborted(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
     return Line(None, _("The game was aborted"), [], "aborted")
 
@@ -263,6 +294,7 @@ _DESCRIBERS: dict[str, Any] = {
     "start": _start,
     "finished": _finished,
     "aborted": _aborted,
+    "resume": _resume,
 }
 
 

@@ -57,7 +57,7 @@ class Frame:
     index: int
     version: int
     time: float | None
-    kind: str  # "start", "action", "timeout", "aborted"
+    kind: str  # "start", "action", "timeout", "resume" (fresh clocks after an outage), "aborted"
     seat: int | None
     action: dict[str, Any] | None
     events: list[Event]
@@ -101,8 +101,10 @@ def rebuild(
 ) -> list[Frame]:
     """Every frame of the game, from the deal to the last stored version."""
     engine = Engine.from_dict(initial_state)
-    start_events = versions[0].events if versions and versions[0].number == 0 else []
-    frames = [_frame(engine, 0, 0, None, "start", None, None, start_events, keep_states)]
+    start = versions[0] if versions and versions[0].number == 0 else None
+    start_events = start.events if start else []
+    started = float(start.step["now"]) if start and start.step and "now" in start.step else None
+    frames = [_frame(engine, 0, 0, started, "start", None, None, start_events, keep_states)]
     for version in versions:
         if version.number == 0:
             continue
@@ -121,6 +123,10 @@ def _replay_version(
         raise ReplayError(f"version {version.number} has no stored input")
     now = float(step["now"])
     frames: list[Frame] = []
+    if step.get("resume"):  # the clock had stopped: fresh clocks instead of timeouts
+        events = engine.resume(now)
+        frames.append(_frame(engine, first_index, version.number, now, "resume", None, None,
+                             events, keep_states))
     # One frame per deadline: advance(now) applies them in this same order (R14, R16.10).
     while (deadline := engine.next_deadline) is not None and deadline <= now:
         events = engine.advance(deadline)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
@@ -47,6 +47,8 @@ def room_history_page(room: Room, page_number: Any, readable: Q | None = None) -
         .exclude(status=Game.Status.RUNNING)  # the predicate of the game_over_by_room index
         .order_by("-number")
         .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at")
+        # G10: each row names its rules; only that key of the initial state is read.
+        .annotate(house_rules=F("initial_state__house_rules"))
         .prefetch_related(_players_prefetch())
     )
     return Paginator(games, GAMES_PER_PAGE).get_page(page_number)

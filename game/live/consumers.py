@@ -450,6 +450,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             status=push["status"], seat=push["seat"], view=push["view"],
             players=push["players"], events=push["events"],
             from_version=push["from_version"], room=push.get("room_info"),
+            match=push.get("match"),
         ))
 
     async def watch_unless_playing(self, state: dict[str, Any]) -> None:

@@ -38,6 +38,11 @@ class Game(models.Model):
     cpu_due = models.DateTimeField(_("CPU move due"), null=True, blank=True)
     # The earliest of the engine's deadlines and cpu_due; the beat sweep looks this up.
     next_deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
+    # The clock's claim (game/services/clock.py): a worker was sent this version's due
+    # work and has until `claimed_until` to do it; after that, or once the version moved
+    # on, the sweep may send it again (a worker that died loses nothing).
+    claim_version = models.PositiveIntegerField(_("claimed version"), null=True, blank=True)
+    claimed_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )

@@ -96,6 +96,15 @@ class Room(models.Model):
     # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k,
     # at most 2**20 (R16.14).
     deck_out_streak = models.PositiveIntegerField(_("consecutive deck-outs"), default=0)
+    # HOUSE-RULES.md G1/G4: the room's house rules, a full mapping (every key) or {} for
+    # none (RULES.md exactly); `house_base` the preset the owner started from (§7, G10).
+    house_rules = models.JSONField(_("house rules"), default=dict, blank=True)
+    house_base = models.CharField(_("house rules preset"), max_length=16, blank=True, default="")
+    # H14: the current session holds the finished games numbered above `session_since`;
+    # `last_session` keeps the final standings of the last session that ended.
+    session_since = models.PositiveIntegerField(_("session starts after game"), default=0)
+    sessions_ended = models.PositiveIntegerField(_("sessions ended"), default=0)
+    last_session = models.JSONField(_("last session"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -127,7 +136,11 @@ class Room(models.Model):
 
     @property
     def next_rate(self) -> int:
-        return rate_for(self.deck_out_streak)
+        """R12.3's rate (2**k, at most 2**20), capped by H13's `rate_cap` (H13.1: only the
+        rate is capped, the count k is kept)."""
+        rate = rate_for(self.deck_out_streak)
+        cap = (self.house_rules or {}).get("rate_cap")
+        return min(rate, cap) if cap else rate
 
     def running_game(self) -> Game | None:
         return self.games.filter(status="running").first()  # Game.Status.RUNNING

@@ -11,7 +11,10 @@ transaction that made the change, under the game's row lock, in the order connec
 - `finished(game, engine, seats, summary)`: the game just ended with a result;
 - `aborted(game)`: the game was stopped without a result;
 - `saved(game)`: the version was saved (its push is arranged); e.g. start a match's next
-  game after the commit.
+  game after the commit;
+- `describe(game, engine, seats)`: a table is read to be shown (connect, sync): put on
+  `game` what the frames say beyond the engine (`match_frame`, `program_deadlines`), as
+  `plan` does for a saved version.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 Hook = Callable[..., None]
 
-MOMENTS = ("plan", "finished", "aborted", "saved")
+MOMENTS = ("plan", "finished", "aborted", "saved", "describe")
 _hooks: dict[str, list[Hook]] = {moment: [] for moment in MOMENTS}
 
 
@@ -56,3 +59,7 @@ def aborted(game: Any) -> None:
 
 def saved(game: Any) -> None:
     _announce("saved", game)
+
+
+def describe(game: Any, engine: Any, seats: Any) -> None:
+    _announce("describe", game, engine, seats)

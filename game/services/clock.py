@@ -1,19 +1,40 @@
-"""The sweep: the one clock of every running game (R14 timeouts, CPU moves, a match's
-program clock).
+"""The clock of every running game (R14 timeouts, CPU moves, a match's program clock):
+finding what is due, and doing it.
 
-Celery beat (game/clock/beat.py) or, with the laptop defaults, the in-process scheduler
-(game/clock/scheduler.py) calls `expire_due_games` about four times a second. It reads
-the indexed `Game.next_deadline`, and for each due game, under its row lock, lets the CPU
-players act when their move is due (game/services/cpu.py) or applies the engine's due
-timeouts, saving each change through game/services/play.py.
+- **Finding** (`dispatch_due_games`): Celery beat (game/clock/beat.py) reads the indexed
+  `Game.next_deadline` about four times a second, claims the version of each game due
+  before its next tick (`claim_version`, `claimed_until`) and sends one task per game to
+  the workers (game/tasks.py), with the deadline as ETA when it is still ahead, rooms
+  with people first (a higher task priority). Beat applies no move.
+- **Doing** (`run_due_game`, a worker's task): lock the row (skip_locked), do nothing if
+  the version moved on ("another worker got there first"), else what is due — the CPU
+  players' move (game/services/cpu.py) or the engine's timeouts — saved through
+  game/services/play.py. What that made due at once (CPUs in a match act without a
+  pause) follows in the same task for at most `BUDGET_SECONDS`; then the game goes to the
+  back of the queue, so one busy room cannot hold up the others.
+- **Due soon** (`dispatch_soon`, on the change port's `saved`): a version due within
+  `SOON_SECONDS` (a CPU's think time, a match's next CPU move) is sent at once with that
+  moment as the task's ETA, so it runs when the think time ends, not at the next tick.
+- **Nothing is lost**: the deadline is in the database. A task that never ran (a worker
+  killed, a broker restarted) leaves its claim to run out after `CLAIM_SECONDS`, and the
+  next sweep sends the game again.
+
+Without a broker (the laptop default) there are no workers: `expire_due_games` does the
+finding and the doing in one process (game/clock/scheduler.py), and a version due soon
+wakes that scheduler at its moment (`set_waker`). Tests call it with an injected `now`.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
 from game.models import Game
 from game.rules import Game as Engine
@@ -22,54 +43,229 @@ from game.services import cpu, matches, play
 log = logging.getLogger(__name__)
 
 SWEEP_BATCH = 500
+# Versions one task (or one in-process sweep) may apply in a row to one game when each
+# leaves the next one due at once (CPU players in a match act without a pause) ...
+CHAIN_LIMIT = 100
+# ... and for at most this long, before the game waits its turn behind the others.
+BUDGET_SECONDS = 0.05
+# A claimed version nobody finished by then is sent again (the worker died, the task was
+# lost): longer than a task waits in a busy queue, short enough that a game barely notices.
+CLAIM_SECONDS = 10.0
+# A version due within this is sent at once with its moment as ETA (CPU think times are
+# 0.6–2 s; R14 timeouts, 5 s or more, wait for the sweep).
+SOON_SECONDS = 3.0
+# Celery task priorities (Redis: 0 is served first). People wait on their rooms' clocks;
+# matches and CPU-only games can wait a little.
+PEOPLE, BULK = 0, 9
+
+RUN_TASK = "game.tasks.run_due_game"
+START_TASK = "game.tasks.start_next_match_game"
+
+
+@dataclass(frozen=True)
+class Due:
+    game_id: int
+    version: int
+    at: float  # unix time the version is due
+    people: bool  # a room where people play (not a match game): served first
+
+    @property
+    def priority(self) -> int:
+        return PEOPLE if self.people else BULK
+
+
+# -- the laptop default: everything in one process ------------------------------------------------
 
 
 def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
-    """The sweep (Celery beat every DOBON_SWEEP_SECONDS, or the in-process scheduler):
-    apply every timeout due `grace` seconds ago or earlier, one short transaction per
-    game, skipping rows another worker holds. Returns how many games changed.
-
-    It is the only clock: a move publishes no task, the sweep reads the indexed
-    `next_deadline` (one index scan when nothing is due)."""
+    """Find and do, in this process (the laptop's scheduler, tests, a broker-less beat):
+    every game due `grace` seconds ago or earlier, one short transaction per version,
+    skipping rows another process holds. Returns how many games changed."""
     now = play.now_or(now)
     matches.start_waiting()  # a match whose next game's start was lost
-    due_at = play.to_datetime(now - grace)
-    due = list(
-        Game.objects.filter(status=Game.Status.RUNNING, next_deadline__lte=due_at)
-        .order_by("next_deadline")
-        .values_list("pk", flat=True)[:SWEEP_BATCH]
-    )
     changed = 0
-    for game_id in due:
+    for due in find_due(now - grace, claimed_too=True):
         try:
-            changed += _expire_chain(game_id, now, due_at)
+            changed += run_due_game(due.game_id, due.version, now, inline=True) > 0
         except Exception:  # one broken game must not stop the others' clocks
-            log.exception("timeout sweep failed for game %s", game_id)
+            log.exception("timeout sweep failed for game %s", due.game_id)
     return changed
 
 
-# Versions one sweep may apply in a row to one game when each leaves the next one due at
-# once (CPU players in a match act without a pause).
-CHAIN_LIMIT = 100
+# -- finding (beat) -------------------------------------------------------------------------------
 
 
-def _expire_chain(game_id: int, now: float, due_at: datetime | None) -> int:
-    """1 if the game changed: what is due, then what that made due at once, one short
-    transaction each, rather than one sweep period per move."""
-    changed = 0
-    for _ in range(CHAIN_LIMIT):
-        if not _expire_one(game_id, now, due_at):
-            break
-        changed = 1
-    return changed
+def find_due(now: float, limit: int = SWEEP_BATCH, claimed_too: bool = False) -> list[Due]:
+    """Running games due by `now`, rooms with people (games outside matches) first, then
+    by deadline; without `claimed_too`, only those no worker holds a live claim on. One
+    indexed query (no seat is read: the limits keep CPU-only rooms outside matches few)."""
+    due_at = play.to_datetime(now)
+    games = Game.objects.filter(status=Game.Status.RUNNING, next_deadline__lte=due_at)
+    if not claimed_too:
+        games = games.filter(
+            Q(claimed_until__isnull=True) | Q(claimed_until__lt=due_at)
+            | ~Q(claim_version=F("version"))
+        )
+    in_match = ExpressionWrapper(Q(match__isnull=False), output_field=BooleanField())
+    rows = (
+        games.annotate(in_match=in_match)
+        .order_by("in_match", "next_deadline")
+        .values_list("pk", "version", "next_deadline", "in_match")[:limit]
+    )
+    return [Due(pk, version, at.timestamp(), not bulk) for pk, version, at, bulk in rows]
 
 
-def _expire_one(game_id: int, now: float, due_at: datetime | None) -> int:
+def dispatch_due_games(now: float | None = None, send: Callable[..., None] | None = None) -> int:
+    """Beat's part: claim every due game's version and send one task each (rooms with
+    people first). Without a broker, do them here instead. Returns how many were sent."""
+    if not settings.CELERY_BROKER_URL:
+        return expire_due_games(now)
+    now = play.now_or(now)
+    send = send or send_task
+    for match_id in matches.waiting(settled_before=now - 1.0):
+        send(START_TASK, [match_id], priority=BULK)
+    # What falls due before the next tick goes now, with its moment as ETA: the worker
+    # acts at the deadline rather than up to one tick after it.
+    due = find_due(now + settings.DOBON_SWEEP_SECONDS)
+    claim(due, now + settings.DOBON_SWEEP_SECONDS + CLAIM_SECONDS)
+    for item in due:
+        send(RUN_TASK, [item.game_id, item.version], priority=item.priority,
+             eta=item.at if item.at > now else None)
+    return len(due)
+
+
+def claim(due: list[Due], until: float) -> None:
+    """Mark each version as sent, in one statement; a version that moved on meanwhile
+    is not claimed (its task will find nothing to do; the sweep sees the new one)."""
+    if not due:
+        return
+    versions = Q()
+    for item in due:
+        versions |= Q(pk=item.game_id, version=item.version)
+    Game.objects.filter(versions).update(
+        claim_version=F("version"), claimed_until=play.to_datetime(until)
+    )
+
+
+def send_task(name: str, args: list[int], priority: int = BULK, eta: float | None = None) -> None:
+    from celery import current_app  # the site's app (dobon_site/celery.py)
+
+    options: dict[str, object] = {"priority": priority}
+    if eta is not None and eta > time.time():
+        options["countdown"] = eta - time.time()
+    current_app.send_task(name, args=args, **options)
+
+
+# -- due soon: at its moment, not at the next tick ------------------------------------------------
+
+_waker: Callable[[float], None] | None = None  # the in-process scheduler, when it runs
+_running = threading.local()  # the game this thread's task is chaining (it goes on itself)
+
+
+def set_waker(wake: Callable[[float], None] | None) -> None:
+    """The in-process scheduler's `wake(at)`: run a sweep at unix time `at`."""
+    global _waker
+    _waker = wake
+
+
+def note_plan(game: Game, engine: object, seats: object, now: float,
+              step: object = None) -> None:
+    """The `plan` hook: the moment of the version about to be saved (`dispatch_soon`
+    measures "soon" from it: time is an input)."""
+    game.planned_at = now  # type: ignore[attr-defined]
+
+
+def dispatch_soon(game: Game) -> None:
+    """The `saved` hook: a version due within SOON_SECONDS of its change is sent after
+    the commit (and after its push) to run at its moment. The task that made it goes on
+    with it itself."""
+    if game.status != Game.Status.RUNNING or game.next_deadline is None:
+        return
+    at = game.next_deadline.timestamp()
+    if at - getattr(game, "planned_at", time.time()) > SOON_SECONDS:
+        return  # the sweep finds it
+    due = Due(game.pk, game.version, at, people=game.match_id is None)
+    if getattr(_running, "game_id", None) == game.pk:
+        _running.next = due
+        return
+    if settings.CELERY_BROKER_URL or _waker is not None:  # else nobody to send it to
+        transaction.on_commit(lambda: send_due(due))
+
+
+def send_due(due: Due) -> None:
+    try:
+        if not settings.CELERY_BROKER_URL:
+            if _waker is not None:
+                _waker(due.at)
+            return
+        claimed = Game.objects.filter(pk=due.game_id, version=due.version).update(
+            claim_version=F("version"), claimed_until=play.to_datetime(due.at + CLAIM_SECONDS)
+        )
+        if claimed:
+            send_task(RUN_TASK, [due.game_id, due.version], priority=due.priority, eta=due.at)
+    except Exception:  # the sweep sends it instead
+        log.exception("could not send game %s v%s to a worker", due.game_id, due.version)
+
+
+# -- doing (a worker's task) ----------------------------------------------------------------------
+
+SKIPPED = -1  # another process holds the row right now: try again shortly
+
+
+def run_due_game(game_id: int, version: int, now: float | None = None,
+                 inline: bool = False) -> int:
+    """A worker's task: what is due in `game_id` if it is still at `version`, then what
+    that made due at once, within BUDGET_SECONDS and CHAIN_LIMIT versions. Returns the
+    versions applied (0: nothing was due or the version moved on), or SKIPPED.
+
+    `now` is injected by tests (and then every version of the chain uses it)."""
+    fixed_now = now
+    started = time.monotonic()
+    applied = 0
+    _running.game_id, _running.next = game_id, None
+    try:
+        while applied < CHAIN_LIMIT:
+            outcome = _run_one(game_id, version, play.now_or(fixed_now))
+            if outcome is None or outcome == SKIPPED:
+                return applied or (outcome or 0)
+            applied, version = applied + 1, outcome
+            following: Due | None = _running.next
+            _running.next = None
+            if following is None or following.version != version:
+                return applied  # not due soon: the sweep finds it
+            if following.at > play.now_or(fixed_now) or (
+                not inline and time.monotonic() - started > BUDGET_SECONDS
+            ):
+                _running.game_id = None
+                send_due(following)  # later, or behind the other rooms
+                return applied
+        return applied
+    finally:
+        _running.game_id = _running.next = None
+
+
+def _run_one(game_id: int, version: int, now: float) -> int | None:
+    """One version: the new version, None when nothing changed, SKIPPED when locked."""
     with transaction.atomic():
-        game = play.locked_with_seats(skip_locked=True, pk=game_id, next_deadline__lte=due_at)
-        if game is None:  # another worker got there first (or holds the row right now)
-            return 0
-        return 1 if _advance_locked(game, now) is not None else 0
+        game = play.locked_with_seats(skip_locked=True, pk=game_id)
+        if game is None:
+            running = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).exists()
+            return SKIPPED if running else None
+        if game.version != version:
+            return None  # another worker got there first (or a person moved): not ours
+        if game.next_deadline is None or game.next_deadline.timestamp() > now:
+            _release(game)
+            return None
+        outcome = _advance_locked(game, now)
+        if outcome is None:
+            _release(game)  # the same version is due again later: let the sweep send it
+            return None
+        return outcome.version
+
+
+def _release(game: Game) -> None:
+    if game.claimed_until is not None:
+        Game.objects.filter(pk=game.pk).update(claimed_until=None)
 
 
 def _advance_locked(game: Game, now: float) -> play.Outcome | None:
@@ -80,7 +276,8 @@ def _advance_locked(game: Game, now: float) -> play.Outcome | None:
     deadline = engine.next_deadline
     if deadline is None or deadline > now:
         return None
-    events = engine.advance(now)
-    change = play.do_save(game, engine, events, now, step={"now": now})
+    events, step = play.advance_clock(engine, now)
+    change = play.do_save(game, engine, events, now, step=step)
     finished = change.status != Game.Status.RUNNING
     return play.Outcome(game.pk, change.version, change.events, finished)
+

@@ -123,7 +123,8 @@ def do_schedule(
     running = game.status == Game.Status.RUNNING
     seats = list(seats)
     turns = planned_turns(game, engine, seats) if running else []
-    program = matches.next_program_due(game, engine, seats, now, step) if running else None
+    program = matches.next_program_due(game, engine, seats, now, step)  # notes the frames'
+    program = program if running else None
     game.cpu_due = earliest(
         program, play.to_datetime(now + turns[0].delay) if turns else None
     )
@@ -149,18 +150,17 @@ def run_due(game: Game, now: float) -> Outcome | None:
     cleared: this version's CPUs are not asked again, and the engine's clock goes on."""
     engine = Engine.from_dict(game.state)
     seats = play.seats_of(game)
-    events = engine.advance(now)
-    step: dict[str, Any] = {"now": now}  # the version's input, for replays (history)
+    events, step = play.advance_clock(engine, now)  # step: the version's input (replays)
     program_due = None
     if engine.phase != "finished":
         move = _first_cpu_move(game, engine, seats, events, now)
         if move is not None:
-            step = {"now": now, "seat": move.seat, "action": move.action}
+            step = {**step, "seat": move.seat, "action": move.action}
             events += move.events
         else:
             auto, program_due = matches.program_move(game, engine, seats, now)
             if auto is not None:
-                step = {"now": now, "seat": auto.seat, "action": auto.action, "auto": True}
+                step = {**step, "seat": auto.seat, "action": auto.action, "auto": True}
                 events += auto.events
     if not events:
         do_clear_due(game, engine, program_due)

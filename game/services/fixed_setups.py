@@ -61,6 +61,7 @@ def start_fixed_game(
             timeout=float(room.timeout_seconds),
             now=now,
             seed=setup.seed,
+            house_rules=room.house_rules or None,
         )
         game, seats = play.do_create_game(room, by, seated, engine)
         events = play.initial_events(engine)

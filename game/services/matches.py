@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game.history.present import RESULT_KINDS
+from game.messages import message_for
 from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room, player_name
 from game.models.matches import (
     MAX_GAMES,
@@ -44,7 +45,7 @@ from game.models.matches import (
     Match,
     MatchStanding,
 )
-from game.services import panel, play, rooms
+from game.services import limits, panel, play, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -108,6 +109,9 @@ def start_match(
             raise MatchError(_("A match is already running in this room."))
         if rooms.has_running_game(room):
             raise MatchError(_("Wait for the running game to end."))
+        refusal = limits.match_refusal(by)
+        if refusal is not None:
+            raise MatchError(message_for(refusal))
         if cpu_level is not None:
             taken = set(room.memberships.values_list("seat_index", flat=True))
             for index in range(room.seat_count):
@@ -225,16 +229,9 @@ def start_next(match_id: int, now: float | None = None) -> Game | None:
 
 
 def start_waiting(limit: int = 50) -> int:
-    """The sweep's part: running matches with no running game start their next game."""
-    running_game = Game.objects.filter(room_id=OuterRef("room_id"), status=Game.Status.RUNNING)
-    waiting = list(
-        Match.objects.filter(status=Match.Status.RUNNING)
-        .annotate(busy=Exists(running_game))
-        .filter(busy=False)
-        .values_list("pk", flat=True)[:limit]
-    )
+    """The in-process sweep's part: running matches with no running game start their next."""
     started = 0
-    for match_id in waiting:
+    for match_id in waiting(limit):
         try:
             started += start_next(match_id) is not None
         except Exception:
@@ -242,20 +239,50 @@ def start_waiting(limit: int = 50) -> int:
     return started
 
 
+def waiting(limit: int = 50, settled_before: float | None = None) -> list[int]:
+    """Running matches with no running game (their next start was lost). With
+    `settled_before`, only those whose last game ended before then: the start that
+    follows a game's end after its commit normally comes first (beat's safety net)."""
+    running_game = Game.objects.filter(room_id=OuterRef("room_id"), status=Game.Status.RUNNING)
+    matches = (
+        Match.objects.filter(status=Match.Status.RUNNING)
+        .annotate(busy=Exists(running_game))
+        .filter(busy=False)
+    )
+    if settled_before is not None:
+        recent = Game.objects.filter(
+            match_id=OuterRef("pk"), finished_at__gte=play.to_datetime(settled_before)
+        )
+        matches = matches.annotate(recent=Exists(recent)).filter(recent=False)
+    return list(matches.values_list("pk", flat=True)[:limit])
+
+
 # -- CPU players and program seats in match games -----------------------------------------------
 
-_program_timeouts: dict[int, int | None] = {}  # a match's setting never changes
+_settings: dict[int, tuple[int | None, int]] = {}  # a match's settings never change
+
+
+def _settings_of(match_id: int) -> tuple[int | None, int]:
+    if match_id not in _settings:
+        row = Match.objects.filter(pk=match_id).values_list("program_timeout", "games_total")
+        _settings[match_id] = row.first() or (None, 0)
+    return _settings[match_id]
 
 
 def program_timeout_of(game: Game) -> int | None:
     if game.match_id is None:
         return None
-    if game.match_id not in _program_timeouts:
-        _program_timeouts[game.match_id] = (
-            Match.objects.filter(pk=game.match_id).values_list("program_timeout", flat=True)
-            .first()
-        )
-    return _program_timeouts[game.match_id]
+    return _settings_of(game.match_id)[0]
+
+
+def match_frame(game: Game) -> dict[str, Any] | None:
+    """What every frame of a match game says about its match (docs/protocol.md):
+    `{"id", "games", "program_timeout"}` (the program timeout null when the seats keep
+    the room's); None outside matches."""
+    if game.match_id is None:
+        return None
+    program_timeout, games = _settings_of(game.match_id)
+    return {"id": game.match_id, "games": games, "program_timeout": program_timeout}
 
 
 def cpu_delay_scale(game: Game, default: float) -> float:
@@ -359,8 +386,26 @@ def next_program_due(
     game: Game, engine: Engine, seats: Iterable[Seat], now: float,
     step: dict[str, Any] | None = None,
 ) -> float | None:
+    """When the first program seat's own clock runs out. Also notes on `game` what the
+    version's frames say: the match, and each program seat's own deadline."""
     clocks = program_clocks(game, engine, seats, now, step)
+    _note_for_frames(game, clocks)
     return clocks[0].due if clocks else None
+
+
+def describe_table(game: Game, engine: Engine, seats: Iterable[Seat]) -> None:
+    """The change port's `describe`: a table read for a connect or sync says what a
+    saved version's push says (`next_program_due`)."""
+    if program_timeout_of(game) is None or engine.phase == "finished":
+        _note_for_frames(game, [])  # no program clock: no step to read
+        return
+    now = play.now_or(None)
+    _note_for_frames(game, program_clocks(game, engine, seats, now, version_step(game)))
+
+
+def _note_for_frames(game: Game, clocks: list[ProgramClock]) -> None:
+    game.match_frame = match_frame(game)  # type: ignore[attr-defined]
+    game.program_deadlines = {c.seat: c.due for c in clocks}  # type: ignore[attr-defined]
 
 
 # -- reading: standings, results, the log ---------------------------------------------------------
@@ -369,7 +414,8 @@ def next_program_due(
 @dataclass
 class Standing:
     """One player's line: total points, and the match game (1…N) after which the total
-    last changed (the tie-break: whoever reached their final score first). `kind` is
+    last changed, or the first game the player played when no game changed it (the
+    tie-break: whoever reached their final score first). `kind` is
     "program" for a person whose seat a program played in any of the match's games."""
 
     key: tuple[str, int]
@@ -434,7 +480,7 @@ def do_count_standings(match: Match, index: int, lines: Iterable[SeatLine]) -> N
         row.games += 1
         if kind == panel.PROGRAM:
             row.kind = panel.PROGRAM
-        if delta:
+        if delta or not row.reached:  # a total no game changed was reached in the first
             row.total += delta
             row.reached = index
     MatchStanding.objects.bulk_create(new)
@@ -463,8 +509,10 @@ def rebuild_standings(match: Match) -> None:
 
 def standings(match: Match) -> list[Standing]:
     """Every player of the match's finished games by total points, best first; equal
-    totals go to whoever reached that total in an earlier game. Read from the stored
-    totals: one small query, whatever the number of games."""
+    totals go to whoever reached that total in an earlier game (`reached`, 1…N: the last
+    game that changed the total, or the player's first game when none did), and full
+    ties to the name in code-point order. Read from the stored totals: one small query,
+    whatever the number of games."""
     stored = list(MatchStanding.objects.filter(match=match))
     if not stored:
         return standings_counted(match)  # none finished, or a match older than the totals
@@ -499,8 +547,8 @@ def standings_counted(match: Match) -> list[Standing]:
         line.name, line.games = name, line.games + 1
         if kind == panel.PROGRAM:
             line.kind = panel.PROGRAM
-        if delta:
-            line.total += delta
+        if delta or not line.reached:  # a total no game changed was reached in the first
+            line.total += delta or 0
             line.reached = index
     ranked = sorted(table.values(), key=lambda s: (-s.total, s.reached, s.name))
     return _ranked(ranked)

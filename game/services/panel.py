@@ -23,6 +23,8 @@ from django.utils import translation
 from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
+from game.rules import describe_house_rules, normalize_house_rules
+from game.services import house
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +222,11 @@ def room_panel(room: Room) -> dict[str, Any]:
         ],
         "standings": standings(room, members),
         "last_result": _last_result(last),
+        # HOUSE-RULES.md G3, §6: the room's rules (every key) and its session are public.
+        "house_rules": normalize_house_rules(room.house_rules or None),
+        "house_base": room.house_base,
+        "house": describe_house_rules(room.house_rules or None, base=room.house_base or None),
+        "session": house.session_info(room),
     }
 
 

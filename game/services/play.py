@@ -46,7 +46,7 @@ from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
 from game.rules import Game as Engine
 from game.rules import IllegalAction
-from game.services import changes, panel, rooms
+from game.services import changes, limits, panel, rooms
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -58,7 +58,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 ACTION_TYPES = frozenset(
-    {"play", "draw", "pass", "color", "dobon", "return", "decline"}
+    {"play", "draw", "pass", "color", "dobon", "return", "decline", "swap"}  # swap: H6.4
 )
 # The beat sweep handles at most this many games per run; the rest wait one second.
 
@@ -148,6 +148,25 @@ class TableChange:
     events: list[Event]
     seats: list[Seat]
     room_info: dict[str, Any] | None = None
+    match: dict[str, Any] | None = None  # the match it belongs to (frames say so)
+    own_deadlines: dict[int, float] | None = None  # a program seat's own match clock
+
+
+def frame_notes(game: Game) -> dict[str, Any]:
+    """What the change port's `plan`/`describe` hooks noted on `game` for its frames
+    (game/services/matches.py): the match, and program seats' own deadlines."""
+    return {"match": getattr(game, "match_frame", None),
+            "own_deadlines": getattr(game, "program_deadlines", None)}
+
+
+def with_own_deadline(
+    view: dict[str, Any] | None, own_deadlines: dict[int, float] | None, seat: int | None
+) -> dict[str, Any] | None:
+    """A program seat's view with its own (shorter) match clock as `deadline`: the clock
+    that concerns it (docs/protocol.md)."""
+    if view is None or not own_deadlines or seat not in own_deadlines:
+        return view
+    return {**view, "deadline": own_deadlines[seat]}
 
 
 SEAT_FIELDS = ("seat", "user_id", "username", "room_seat_index", "cpu_level")
@@ -257,6 +276,9 @@ def check_action_shape(action: Any) -> Action:
         raise PlayError("bad_action")
     if action["type"] == "color" and not isinstance(action.get("color"), str):
         raise PlayError("bad_action")
+    target = action.get("target")
+    if action["type"] == "swap" and not (isinstance(target, int) and not isinstance(target, bool)):
+        raise PlayError("bad_action")
     return action
 
 
@@ -339,6 +361,7 @@ def table_for(
     engine = Engine.from_dict(game.state)
     seats = seats_of(game)
     seat = next((s.seat for s in seats if s.user_id == user.pk), None)
+    changes.describe(game, engine, seats)
     message = _state_message(game, engine, seat, seats, info)
     if since is not None and since[0] == game.pk and -1 <= since[1] < game.version:
         message["events"] = events_since(game, since[1], seat)
@@ -367,12 +390,14 @@ def _state_message(
     info: dict[str, Any] | None,
 ) -> dict[str, Any]:
     version = game.version if game else None
+    notes = frame_notes(game) if game else {"match": None, "own_deadlines": None}
+    view = engine.view(seat) if engine is not None else None
     return state_frame(
         game=game.pk if game else None, number=game.number if game else None,
         version=version, status=game.status if game else None, seat=seat,
-        view=engine.view(seat) if engine is not None else None,
+        view=with_own_deadline(view, notes["own_deadlines"], seat),
         players=[s.to_dict() for s in seats or []], events=[], from_version=version,
-        room=info,
+        room=info, match=notes["match"],
     )
 
 
@@ -380,13 +405,14 @@ def state_frame(
     *, game: int | None, number: int | None, version: int | None, status: str | None,
     seat: int | None, view: dict[str, Any] | None, players: list[dict[str, Any]],
     events: list[Event], from_version: int | None, room: dict[str, Any] | None = None,
+    match: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A `state` frame (docs/protocol.md), stamped with the server's clock now."""
     frame: dict[str, Any] = {
         "type": "state", "game": game, "number": number, "version": version,
         "status": status, "seat": seat, "view": view, "deadline": deadline_of(view),
         "players": players, "events": events, "from_version": from_version,
-        "server_time": time.time(),
+        "match": match, "server_time": time.time(),
     }
     if room is not None:
         frame["room"] = room
@@ -414,24 +440,29 @@ def start_game(
         room = Room.objects.select_for_update().get(pk=room.pk)
         seated = list(room.memberships.select_related("user").order_by("seat_index"))
         check_can_start(room, by, seated)
+        refusal = limits.cpu_game_refusal(by, seated) if match is None else None
+        if refusal is not None:
+            raise PlayError(refusal)
         engine = Engine.new(
             players=len(seated),
             first_player=first_player_for(room, seated),
             seed=secrets.randbits(63),
-            rate=room.next_rate,
+            rate=room.next_rate,  # H13: capped by the room's rate_cap
             timeout=float(room.timeout_seconds),
             now=now,
+            house_rules=room.house_rules or None,  # G1: the game keeps these
         )
         game, seats = do_create_game(room, by, seated, engine, match)
         events = initial_events(engine)
-        do_append_events(game, events)
+        do_append_events(game, events, step={"now": now})  # version 0's input: when
         changes.plan(game, engine, seats, now, None)
         game.save(update_fields=["event_count", "cpu_due", "next_deadline"])
         change = TableChange(
             room.pk, game.pk, game.number, game.version, game.status, engine, events, seats,
-            room_info=room_info(room),
+            room_info=room_info(room), **frame_notes(game),
         )
         transaction.on_commit(lambda: notify_change(change))
+        changes.saved(game)  # after the push above: e.g. a CPU that plays first
     return game
 
 
@@ -533,11 +564,25 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     seats = seats_of(game)
     seat = check_seated(seats, user)
     engine = Engine.from_dict(game.state)
-    events = engine.advance(now)
+    events, step = advance_clock(engine, now)
     events += apply_action(engine, seat, action, now)
-    step = {"now": now, "seat": seat, "action": action}
+    step = {**step, "seat": seat, "action": action}
     change = do_save(game, engine, events, now, seats, step=step)
     return Outcome(game.pk, change.version, change.events, change.status != Game.Status.RUNNING)
+
+
+def advance_clock(engine: Engine, now: float) -> tuple[list[Event], dict[str, Any]]:
+    """The engine's due timeouts up to `now` (R14) and the version's input for replays.
+
+    When the earliest deadline lies more than DOBON_CLOCK_OUTAGE_SECONDS in the past, the
+    clock was stopped (beat or the workers were down; a working clock is late by well
+    under a second): the game resumes with fresh full timeouts from `now` instead of
+    playing the outage's ⌊D / timeout⌋ automatic actions in one version, and the input
+    says so (`"resume": true`, replayed by game/history/replay.py)."""
+    deadline = engine.next_deadline
+    if deadline is not None and now - deadline > settings.DOBON_CLOCK_OUTAGE_SECONDS:
+        return engine.resume(now), {"now": now, "resume": True}
+    return engine.advance(now), {"now": now}
 
 
 def relax_commit() -> None:
@@ -600,7 +645,7 @@ def do_save(
         info = room_info(Room.objects.select_related("owner").get(pk=game.room_id))
     change = TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
-        room_info=info,
+        room_info=info, **frame_notes(game),
     )
     transaction.on_commit(lambda: notify_change(change))
     changes.saved(game)  # after the push above: a match's next start follows the end
@@ -697,6 +742,7 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
         "version": change.version, "from_version": change.version - 1,
         "status": change.status,
         "players": [s.to_dict() for s in change.seats], "room_info": change.room_info,
+        "match": change.match,
     }
     engine = change.engine  # None for an aborted game: its frames say so with view null
     pushes = []
@@ -704,6 +750,7 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
         if s.user_id is None:
             continue
         view = engine.view(s.seat) if engine is not None else None
+        view = with_own_deadline(view, change.own_deadlines, s.seat)
         events = [e for e in change.events if e.get("to") in (None, s.seat)]
         pushes.append(
             (user_group(s.user_id), {**base, "type": "game.private", "seat": s.seat,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -37,7 +37,7 @@ from game.models import (
     Room,
     new_invite_code,
 )
-from game.services import access
+from game.services import access, house
 from game.services.invites import (  # noqa: F401 (part of this module's API)
     INVITED_SESSION_KEY,
     holds_current_invite,
@@ -313,12 +313,22 @@ def update_room_settings(
     timeout_seconds: int,
     is_public: bool,
     stamps_enabled: bool = True,
+    house_rules: Mapping[str, Any] | None = None,
+    house_base: str = "",
 ) -> Room:
-    """The owner changes the room between games. Seats cannot vanish under people."""
+    """The owner changes the room between games. Seats cannot vanish under people.
+    `house_rules` (None: unchanged) take effect from the next game (G1); a change ends
+    the running session (H14.6)."""
     name = name.strip()
     if not name:
         raise RoomError(_("Give the room a name."), field="name")
     _check_settings(seat_count, timeout_seconds)
+    rules = None
+    if house_rules is not None:
+        try:
+            rules = house.check_house_rules(house_rules)
+        except house.HouseRulesError as exc:
+            raise RoomError(str(exc), field=None) from exc
     with transaction.atomic():
         room = _lock(room)
         check_owner(room, by)
@@ -334,6 +344,8 @@ def update_room_settings(
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
         room.stamps_enabled = stamps_enabled
+        if rules is not None:
+            house.do_change_rules(room, rules, house_base)
         room.save()
         if turned_private:
             access.notify_access_changed(room.pk)

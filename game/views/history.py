@@ -14,8 +14,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
+from game import house_text
 from game.history import present, selectors
-from game.history.replay import Frame, ReplayError, rebuild
+from game.history.replay import Frame, ReplayError, rebuild, rules_of
 from game.models import Game, GameEvent, Room
 from game.services import panel
 from game.services.history import (
@@ -101,6 +102,7 @@ def _history_row(game: Game) -> dict[str, Any]:
         "label": present.result_label(game),
         "winners": ", ".join(present.winners_of(game, names)),
         "seats": [_seat_line(p) for p in players],
+        "rules": house_text.summarize(getattr(game, "house_rules", None)),  # G10, D4
     }
 
 
@@ -228,6 +230,8 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "url": game.get_absolute_url(),
+            # G10: the rule set by name ("standard", a preset, or "custom" and the keys)
+            "rules": rules_of(initial) if initial else None,
         },
         "players": [
             {
@@ -262,12 +266,13 @@ def _recorded_kinds(game: Game) -> dict[int, str]:
 
 
 def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
-    """The deal as the engine made it: hands, the first card, the deck in draw order."""
+    """The deal as the engine made it: hands, the first card, the deck in draw order, and
+    R3.2's first player (not the seat on turn at version 0: present.first_player_of)."""
     return {
         "hands": state["hands"],
         "first_card": state["discards"][-1] if state.get("discards") else None,
         "deck": state["deck"],  # deck[0] is drawn first
-        "first_player": state.get("turn"),
+        "first_player": present.first_player_of(state),
         "direction": state.get("direction"),
         "color": state.get("color"),
         "rate": state.get("rate"),

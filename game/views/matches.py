@@ -98,6 +98,18 @@ def _readable(match: Match, user: Any) -> Q | None:
     return None if reads_whole_room(match.room, user) else games_read_by(match.room, user)
 
 
+# The whole page lists the match's latest games only: its rendering would otherwise grow
+# with the match (1,000 rows); every game is in the log and on the room's history.
+PAGE_GAMES = 100
+
+
+def _first_shown(match: Match) -> int | None:
+    """The number of the game before the last PAGE_GAMES of the match (None: all shown)."""
+    older = match.games.order_by("-number").values_list("number", flat=True)
+    before = list(older[PAGE_GAMES:PAGE_GAMES + 1])
+    return before[0] if before else None
+
+
 def _after(request: HttpRequest) -> int | None:
     try:
         return max(0, int(request.GET.get("after", "")))
@@ -114,7 +126,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     readable = _readable(match, request.user)
     live = request.GET.get("part") == "live"
-    after = _after(request) if live else None
+    after = _after(request) if live else _first_shown(match)
     context = {
         "match": match,
         "room": match.room,
@@ -123,6 +135,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "whole_match": readable is None,
         "results": matches.game_results(match, after, readable),
         "after": after,
+        "partial": live and after is not None,
+        "older_hidden": not live and after is not None,
+        "page_games": PAGE_GAMES,
         "is_owner": match.room.owner_id == request.user.pk,
         "my_seat": _my_seat(match, request.user),
         "percent": int(100 * match.games_finished / match.games_total),
@@ -179,7 +194,10 @@ def match_header(match: Match) -> dict[str, object]:
     }
 
 
-LOG_BATCH = 25  # games per database round (their players and events in two queries)
+# Games per database round (their players and events in two queries). Memory follows it:
+# 25 games of ~490 events peaked at 25.5 MiB per request (docs/performance.md); 5 keep a
+# request to a few MiB for 400 queries per 1,000 games.
+LOG_BATCH = 5
 
 
 async def _log_chunks(match: Match, readable: Q | None) -> AsyncIterator[str]:

@@ -15,8 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from game.forms import JoinCodeForm, RoomForm, SeatForm
+from game import house_text
+from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
 from game.models import CpuLevel, Membership, Room
+from game.services import house as house_service
 from game.services import rooms
 from game.services.rooms import RoomError
 
@@ -125,6 +127,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "ws_url": f"/ws/rooms/{room.pk}/",
         # A refused match start comes back here with what was entered and why.
         "match_form": request.session.pop(MATCH_FORM, None),
+        "session": house_service.session_info(room),  # H14
     }
     return render(request, "game/room.html", context)
 
@@ -196,15 +199,27 @@ def leave_room(request: HttpRequest, room_id: int) -> HttpResponse:
 def room_settings(request: HttpRequest, room_id: int) -> HttpResponse:
     room = _owned_room(request, room_id)
     form = RoomForm.for_room(room, request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    house_form = HouseRulesForm.for_room(room, request.POST or None)
+    # A post without the house-rule fields (an older page) leaves the rules as they are.
+    with_house = request.method != "POST" or "house-preset" in request.POST
+    if request.method == "POST" and form.is_valid() and (not with_house or house_form.is_valid()):
+        house = house_form.cleaned_data if with_house else {}
         try:
-            rooms.update_room_settings(room, request.user, **form.cleaned_data)
+            rooms.update_room_settings(
+                room, request.user, **form.cleaned_data,
+                house_rules=house.get("rules"), house_base=house.get("base") or "",
+            )
         except RoomError as exc:
             form.add_error(exc.field, exc.message)
         else:
             messages.success(request, _("The room's settings are saved."))
             return redirect(room)
-    context = {"room": room, "form": form, "game_on": rooms.has_running_game(room)}
+    context = {
+        "room": room, "form": form, "house_form": house_form,
+        "presets": HouseRulesForm.presets_json(),
+        "game_on": rooms.has_running_game(room),
+        "house": house_text.summarize(room.house_rules, room.house_base),
+    }
     return render(request, "game/room_settings.html", context)
 
 

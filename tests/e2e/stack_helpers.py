@@ -113,13 +113,25 @@ class Stack:
         return port
 
     def celery(self) -> None:
-        self.start("worker", [str(BIN / "celery"), "-A", "dobon_site", "worker",
-                              "--loglevel=info", "--concurrency=2", "--without-gossip",
-                              "--without-mingle", "--without-heartbeat"])
-        self.start("beat", [str(BIN / "celery"), "-A", "dobon_site", "beat", "--loglevel=info",
-                            "--schedule", str(self.logs / "beat-schedule")])
+        self.start_worker()
+        self.start_beat()
         wait_for_log(self.logs / "worker.log", "ready.")
         wait_for_log(self.logs / "beat.log", "beat: Starting")
+
+    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
+        return self.start(name, [str(BIN / "celery"), "-A", "dobon_site", "worker",
+                                 "--loglevel=info", "--concurrency=2", "--without-gossip",
+                                 "--without-mingle", "--without-heartbeat"])
+
+    def start_beat(self, name: str = "beat") -> subprocess.Popen[bytes]:
+        return self.start(name, [str(BIN / "celery"), "-A", "dobon_site", "beat",
+                                 "--loglevel=info", "--schedule", str(self.logs / "beat-schedule")])
+
+    def kill(self, process: subprocess.Popen[bytes]) -> None:
+        """SIGKILL, as a crash would: nothing gets to clean up."""
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
 
     def stop(self) -> None:
         for process in self.processes:

@@ -8,6 +8,17 @@ from socket_helpers import FakeClock
 from game.live.consumers import RoomConsumer
 
 
+@pytest.fixture(autouse=True)
+def _fresh_match_settings():
+    """game/services/matches.py caches each match's settings by id (they never change);
+    a rolled-back test's ids are reused by the next test on SQLite."""
+    from game.services import matches
+
+    matches._settings.clear()
+    yield
+    matches._settings.clear()
+
+
 @pytest.fixture
 def clock(monkeypatch) -> FakeClock:
     """The sockets' rate-limit clock, frozen until the test moves it."""

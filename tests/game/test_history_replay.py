@@ -68,6 +68,7 @@ def test_every_version_after_the_start_stores_its_input(alice, bob, carol):
     seen: dict[int, object] = {}
     for event in firsts:
         seen.setdefault(event.version, event.step)
-    assert seen[0] is None
+    # Version 0's input: when the game started (issue #22: the log's start has a time).
+    assert seen[0] is not None and set(seen[0]) == {"now"}
     assert all(seen[v] is not None for v in seen if v > 0)
     assert game.status == Game.Status.FINISHED

@@ -96,3 +96,27 @@ def test_the_whole_pages_queries_do_not_grow_with_the_match(people):
             assert client.get(match.get_absolute_url()).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_the_whole_page_lists_only_the_latest_games(people, monkeypatch):
+    """Its rendering does not grow with the match either: the latest PAGE_GAMES games,
+    and a line that says where the others are."""
+    from game.views import matches as match_views
+
+    monkeypatch.setattr(match_views, "PAGE_GAMES", 3)
+    match = _bulk_match(people[0], people, 5)
+    html = _signed_in(people[0]).get(match.get_absolute_url()).content.decode()
+    numbers = re.findall(r'data-testid="match-game" data-number="(\d+)"', html)
+    assert numbers == ["3", "4", "5"]
+    assert 'data-testid="older-games-hidden"' in html
+    assert 'data-partial="true"' not in html  # the whole page, not a poll's answer
+
+
+def test_a_short_match_page_lists_every_game(people, monkeypatch):
+    from game.views import matches as match_views
+
+    monkeypatch.setattr(match_views, "PAGE_GAMES", 3)
+    match = _bulk_match(people[0], people, 3)
+    html = _signed_in(people[0]).get(match.get_absolute_url()).content.decode()
+    assert re.findall(r'data-testid="match-game" data-number="(\d+)"', html) == ["1", "2", "3"]
+    assert 'data-testid="older-games-hidden"' not in html

@@ -417,3 +417,19 @@ def check_automatic_steps(match: Match, now: float) -> int:
         assert follow["now"] == step["now"]
         checked += 1
     return checked
+
+
+def test_reached_at_game_is_1_to_n_even_when_no_game_changed_a_total(alice, bob, carol):
+    """docs/bots-api.md: `reached_at_game` is 1…N. carol's total never changed: she has
+    had it since her first game (1), not since game 0; bob and alice tie fully (same
+    total, same game): the name decides, in code-point order."""
+    room = make_room(alice, bob, carol)
+    match = Match.objects.create(room=room, started_by=alice, games_total=2,
+                                 status=Match.Status.FINISHED)
+    finished_game(match, 1, {alice: 10, bob: 10, carol: 0})
+    finished_game(match, 2, {alice: -5, bob: -5, carol: 0})
+    lines = matches.standings(match)
+    assert [(line.name, line.total, line.reached) for line in lines] == [
+        ("alice", 5, 2), ("bob", 5, 2), ("carol", 0, 1),
+    ]
+    assert all(1 <= line.reached <= 2 for line in lines)

@@ -12,8 +12,10 @@ as manage.py bench_load does) and creates `--matches` rooms of four seats. Then,
   websocket client signed in by API token that plays its seat with a CPU policy
   (`game.bots.client`, `--level`), in a match with a `--program-timeout` (1 s) for
   program seats. Every move goes through the socket, the consumer and the database.
+- `mixed`: two program clients and two demo CPUs per room (the CPUs move as soon as
+  their turn comes, through the worker).
 - `cpu`: four CPU seats of the room (demo players) and one watching client per room;
-  the CPUs act through the service layer, woken by the beat sweep.
+  the CPUs act through the service layer, in the clock's worker tasks.
 
 Each room starts a match of `--games` games; each finished game starts the next.
 
@@ -98,22 +100,33 @@ def cpu_tables(count: int) -> list[Table]:
     from game.models import Room
 
     run = f"m{secrets.token_hex(3)}"
-    owner = get_user_model().objects.create(username=f"{run}_owner",
-                                            password=make_password(None))
-    key = tokens.create_token(owner, "bench watcher").key
-    return [Table(Room.objects.create(name=f"{run}-{i}", owner=owner), owner, [key])
-            for i in range(count)]
+    tables = []
+    for i in range(count):  # an owner each: one account may run only so many matches
+        owner = get_user_model().objects.create(username=f"{run}_owner{i}",
+                                                password=make_password(None))
+        key = tokens.create_token(owner, "bench watcher").key
+        tables.append(Table(Room.objects.create(name=f"{run}-{i}", owner=owner), owner, [key]))
+    return tables
 
 
-def program_tables(count: int) -> list[Table]:
-    """Rooms of four members, each with an API token its client plays by."""
+def program_tables(count: int, programs: int = 4) -> list[Table]:
+    """Rooms of four members, each with an API token its client plays by; with fewer
+    `programs`, the other members leave and the match seats demo CPUs there."""
     from accounts import tokens
+    from game.models import Membership
 
     tables = []
     for room, seated in make_tables(count, timeout=10):
-        keys = [tokens.create_token(user, "bench program").key for user, _cookie in seated]
+        playing = seated[:programs]
+        Membership.objects.filter(room=room, seat_index__gte=programs).delete()
+        keys = [tokens.create_token(user, "bench program").key for user, _cookie in playing]
         tables.append(Table(room, seated[0][0], keys))
     return tables
+
+
+def mixed_tables(count: int) -> list[Table]:
+    """Two program clients and two demo CPUs per room (issue #22's slow case)."""
+    return program_tables(count, programs=2)
 
 
 async def watch(url: str, key: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
@@ -177,8 +190,8 @@ def progress(match_ids: list[int]) -> tuple[int, int, int, int]:
 def start_matches(args: argparse.Namespace, tables: list[Table]) -> list[int]:
     from game.services import matches
 
-    timeout = args.program_timeout if args.players == "programs" else None
-    level = args.level if args.players == "cpu" else None
+    timeout = args.program_timeout if args.players in ("programs", "mixed") else None
+    level = args.level if args.players in ("cpu", "mixed") else None
     return [matches.start_match(t.room, t.owner, args.games, timeout, level).pk
             for t in tables]
 
@@ -195,7 +208,7 @@ def stop_matches(match_ids: list[int]) -> None:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     from asgiref.sync import sync_to_async
 
-    make = program_tables if args.players == "programs" else cpu_tables
+    make = {"programs": program_tables, "mixed": mixed_tables, "cpu": cpu_tables}[args.players]
     tables = await sync_to_async(make)(args.matches)
     logs = Path(tempfile.mkdtemp(prefix="bench-match-"))
     (logs / "counters").mkdir()
@@ -248,7 +261,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=1)
-    parser.add_argument("--players", default="programs", choices=["programs", "cpu"])
+    parser.add_argument("--players", default="programs", choices=["programs", "mixed", "cpu"])
     parser.add_argument("--level", default="normal", choices=["easy", "normal", "strong"])
     parser.add_argument("--program-timeout", type=int, default=1)
     parser.add_argument("--daphnes", type=int, default=1, help="daphne processes")

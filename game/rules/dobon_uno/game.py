@@ -574,6 +574,30 @@ class Game:
             else:
                 events += self._clock_timeout(deadline)
 
+    def resume(self, now: float) -> list[Event]:
+        """Restart every clock already due by ``now`` with a full timeout from ``now``,
+        instead of applying its timeout: for a server whose clock was stopped (an
+        outage), so that each waiting seat gets a fresh timeout rather than the
+        automatic actions of the whole outage (R14 note in docs/protocol.md).
+
+        >>> g = Game.from_setup(hands=[["R5", "B1"], ["R3", "G2"]], first_card="R7",
+        ...                     deck=["G1"], first_player=0, timeout=10.0)
+        >>> [e["type"] for e in g.resume(600.0)], g.next_deadline, g.turn
+        (['resume'], 610.0, 0)
+        >>> g.resume(605.0)
+        []
+        """
+        now = _as_time(now)
+        fresh = now + self._timeout
+        restarted = False
+        if self._clock is not None and self._clock <= now:
+            self._clock, restarted = fresh, True
+        if self._chance_dl is not None and self._chance_dl <= now:
+            self._chance_dl, restarted = fresh, True
+        if not restarted:
+            return []
+        return [{"type": "resume", "to": None, "seat": None, "deadline": fresh}]
+
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, seat: int) -> list[Action]:

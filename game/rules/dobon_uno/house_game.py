@@ -562,6 +562,17 @@ class HouseGame(Game):
     def _chance_deadline(self, seat: int) -> float | None:
         return self._late.get(seat, self._chance_dl)
 
+    def resume(self, now: float) -> list[Event]:
+        """As :meth:`Game.resume`, with the S29 per-seat chance deadlines restarted too."""
+        events = super().resume(now)
+        fresh = float(now) + self._timeout
+        late = [s for s, d in self._late.items() if d <= float(now)]
+        for s in late:
+            self._late[s] = fresh
+        if late and not events:
+            events = [{"type": "resume", "to": None, "seat": None, "deadline": fresh}]
+        return events
+
     def _due(self) -> tuple[float | None, bool]:
         if not self._late:
             return super()._due()

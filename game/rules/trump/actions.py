@@ -19,15 +19,18 @@ class TrumpAction(FrozenAction):
     ``op`` says what it does without reading the dict: a card id (a play, with ``named``
     and ``last_one``) or one of the negative ``OP_*`` codes (with ``arg``: a dobon's
     count). ``stamp`` is the token of the latest ``legal_actions`` listing that held it,
-    which lets ``apply`` take a listed action without checking it again.
+    which lets ``apply`` take a listed action without checking it again. A play also
+    says in ``tables`` which of the tables below hold it (bits ``IN_AU``, ``IN_STD``,
+    ``IN_STD_LO``), so that a listing for the seat on turn need not stamp its plays.
     """
 
-    __slots__ = ("op", "arg", "named", "last_one", "stamp")
+    __slots__ = ("op", "arg", "named", "last_one", "stamp", "tables")
     op: int
     arg: int
     named: int
     last_one: bool
     stamp: int
+    tables: int
 
 
 OP_DRAW, OP_DOBON, OP_RETURN, OP_DECLINE, OP_LAST_ONE, OP_YAKU, OP_BID = range(-1, -8, -1)
@@ -39,6 +42,7 @@ def _action(key: str, op: int, fields: dict[str, object], arg: int = 0, named: i
     action.key = key
     action.op, action.arg, action.named, action.last_one = op, arg, named, last_one
     action.stamp = -1
+    action.tables = 0
     return action
 
 
@@ -85,5 +89,18 @@ DOBON_AU = _action("dobon", OP_DOBON, {"type": "dobon"})
 DOBON_STD: tuple[TrumpAction, ...] = tuple(
     _action("dobon", OP_DOBON, {"type": "dobon", "count": k}, k) for k in range(60)
 )
+# The same, by the card's bit (1 << card id) rather than its id: what a listing reads.
+AU_BY_BIT: dict[int, tuple[TrumpAction, ...]] = {1 << c: p for c, p in enumerate(AU_PLAYS)}
+STD_BY_BIT: dict[int, tuple[TrumpAction, ...]] = {1 << c: p for c, p in enumerate(STD_PLAYS)}
+STD_LO_BY_BIT: dict[int, tuple[TrumpAction, ...]] = {
+    1 << c: p for c, p in enumerate(STD_PLAYS_LO)
+}
+
+IN_AU, IN_STD, IN_STD_LO = 1, 2, 4
+for _bit, _table in ((IN_AU, AU_PLAYS), (IN_STD, STD_PLAYS), (IN_STD_LO, STD_PLAYS_LO)):
+    for _plays in _table:
+        for _listed in _plays:
+            _listed.tables |= _bit
+
 # The auction's descriptor (T21.46): listed, but apply never takes it as it stands.
 BID = _action("bid", OP_BID, {"type": "bid", "min": 1, "max": 999})

@@ -77,6 +77,9 @@ _FORMAT = 1
 _SKIPPED, _DREW = -2, -1  # record kinds besides a play (whose kind is the card id >= 0)
 _MASK_SUITS = tuple([SUITS[i] for i in range(4) if m >> i & 1] for m in range(16))
 _DAMAGE = tuple(5 if c == JOKER else 2 if NUMBER[c] == 2 else 0 for c in range(53))
+_BIT = tuple(1 << c for c in range(53))
+# standard: the field's effective suits after a play of the card that names none (T7.2)
+_STD_FSUIT = tuple(ALL_SUITS if c == JOKER else 1 << SUIT[c] for c in range(53))
 
 Record = tuple[int, int, int]  # (seat, card id | _DREW | _SKIPPED, named suit | cards drawn)
 
@@ -105,7 +108,7 @@ class Game:
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
         "_auction", "_streaks", "_result", "_rng",
-        "_mv_seat", "_mv_list", "_mv_tok",
+        "_mv_seat", "_mv_list", "_mv_tok", "_mv_plays", "_mv_table",
     )
 
     _std: bool
@@ -163,8 +166,10 @@ class Game:
     # What legal_actions last listed for _mv_seat, so that apply can take a listed action
     # without checking it again.
     _mv_seat: int | None          # None whenever the state changed since
-    _mv_list: list[Action]
+    _mv_list: list[Action] | None  # None: the seat on turn's plays and draw (not kept)
     _mv_tok: int                  # the stamp of that listing on its actions
+    _mv_plays: int                # ... and its plays: these cards, of this table of
+    _mv_table: int                # actions.py (IN_AU, IN_STD or IN_STD_LO; plays unstamped)
 
     # ------------------------------------------------------------------ creation
 
@@ -275,7 +280,7 @@ class Game:
         g._last_one = sum(1 << s for s in last_one)
         g._lo_open, g._yaku, g._exposed = -1, 0, [[] for _ in range(n)]
         g._streaks, g._result, g._rng = streaks, None, rng
-        g._mv_seat, g._mv_list, g._mv_tok = None, [], -1
+        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
         if first_player is None:  # standard: the auction (T4)
             g._phase, g._turn, g._first, g._auction = AUCTION, -1, -1, -1
             g._bids = [-1] * n
@@ -599,16 +604,24 @@ class Game:
         ['draw', 'drawn', 'turn']
         """
         if (seat == self._mv_seat and type(action) is TrumpAction
-                and action.stamp == self._mv_tok and type(seat) is int):  # listed just now
-            if type(now) is not float:
-                now = _as_time(now)
-            self._mv_seat = None
+                and type(seat) is int):  # perhaps listed just now
             op = action.op
             if op >= 0:
-                return self._do_play(seat, op, action.named, action.last_one, now)
-            if op == A.OP_DRAW:
-                return self._do_draw(seat, now)
-            return _LISTED[op](self, seat, action.arg, now)
+                if (self._mv_plays >> op & 1 and action.tables & self._mv_table
+                        or action.stamp == self._mv_tok):
+                    if type(now) is not float:
+                        now = _as_time(now)
+                    self._mv_seat = None
+                    if self._std:
+                        return self._play_std(seat, op, action.named, action.last_one, now)
+                    return self._play_au(seat, op, action.named, now)
+            elif action.stamp == self._mv_tok:
+                if type(now) is not float:
+                    now = _as_time(now)
+                self._mv_seat = None
+                if op == A.OP_DRAW:
+                    return self._do_draw(seat, now)
+                return _LISTED[op](self, seat, action.arg, now)
         return self._apply_checked(seat, action, now)
 
     def _apply_checked(self, seat: int, action: Action, now: float) -> list[Event]:
@@ -676,15 +689,49 @@ class Game:
                 self._check_seat(seat)
             if (seat == self._turn and not self._chances[seat] and self._lo_open != seat
                     and self._phase is TURN):  # the commonest case: plays and the draw
+                # _turn_moves, inlined; the plays are recognised by _mv_plays, not stamped
                 listed: list[Action] = []
-                self._turn_moves(seat, listed)
                 tok = next(_TOKENS)
-                for action in listed:
-                    action.stamp = tok  # type: ignore[attr-defined]
-                self._mv_seat, self._mv_list, self._mv_tok = seat, listed, tok
-                return listed[:]
+                hand = self._hands[seat]
+                size = len(hand)
+                if self._std:
+                    if size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
+                            self._sig[seat]):
+                        listed.append(A.YAKU)
+                        A.YAKU.stamp = tok
+                    if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
+                        playable = 0  # going-out-forbidden (T8.2): the draw only
+                    else:
+                        match = STD_MATCH[self._fsuit][NUMBER[self._top]]
+                        if self._pending:  # しばり: an attack card, or a matching 5
+                            match = ATTACKS | (FIVES & match)
+                        playable = self._masks[seat] & match
+                    if size == 2:
+                        plays, table = A.STD_LO_BY_BIT, A.IN_STD_LO
+                    else:
+                        plays, table = A.STD_BY_BIT, A.IN_STD
+                else:
+                    if self._pending:
+                        playable = self._masks[seat] & TWOS
+                    else:
+                        playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
+                    plays, table = A.AU_BY_BIT, A.IN_AU
+                self._mv_plays, self._mv_table = playable, table
+                while playable:  # lowest id first
+                    low = playable & -playable
+                    listed += plays[low]
+                    playable ^= low
+                listed.append(A.DRAW)
+                A.DRAW.stamp = tok
+                self._mv_seat, self._mv_list, self._mv_tok = seat, None, tok
+                return listed  # the caller's own: not kept
             self._find_moves(seat)
-        return self._mv_list[:]
+        kept = self._mv_list
+        if kept is None:  # listed by the inlined case above: list again, as it did
+            kept = []
+            self._turn_moves(seat, kept)
+            return kept
+        return kept[:]
 
     def _find_moves(self, seat: int) -> None:
         """Work out (and keep until the next change) everything ``seat`` may do now."""
@@ -716,6 +763,7 @@ class Game:
             if action is not A.BID:
                 action.stamp = tok  # type: ignore[attr-defined]
         self._mv_seat, self._mv_list, self._mv_tok = seat, listed, tok
+        self._mv_plays = self._mv_table = 0  # every listed play is stamped
 
     def _turn_moves(self, seat: int, listed: list[Action]) -> None:
         """The plays of the seat on turn (T5.3), its 役 (T8.3) and the draw (T5.4)."""
@@ -809,94 +857,149 @@ class Game:
 
     def _do_play(self, seat: int, card: int, named: int, last_one: bool,
                  now: float) -> list[Event]:
+        if self._std:
+            return self._play_std(seat, card, named, last_one, now)
+        return self._play_au(seat, card, named, now)
+
+    def _play_au(self, seat: int, card: int, named: int, now: float) -> list[Event]:
         hand = self._hands[seat]
         hand.remove(card)
-        self._sums[seat] -= NUMBER[card]
-        if card != JOKER or JOKER not in hand:  # the other joker keeps the bit
-            self._masks[seat] ^= 1 << card
+        number = NUMBER[card]
+        sums = self._sums
+        sums[seat] -= number
+        if card != JOKER or JOKER not in hand:  # (au has no jokers, but from_dict takes any)
+            self._masks[seat] ^= _BIT[card]
         self._discards.append(self._top)
         self._top = card
-        if self._chance_dl is not None:  # T11.3, T13.5: a turn action closes every chance
+        if self._chance_dl is not None:  # T11.3: a turn action closes every chance
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
         self._had_turn |= 1 << seat
         records = self._records
         records.append((seat, card, named))
-        self._lp_seat, self._lp_index = seat, len(records) - 1
-        std = self._std
-        if std:
-            self._sig[seat] -= SIG[card]
-            if card == JOKER:
-                self._jks[seat] -= 1
-            exposed = self._exposed[seat]
-            if exposed and card in exposed:
-                exposed.remove(card)
+        self._lp_seat = seat
+        self._lp_index = len(records) - 1
+        if not hand:
+            return self._go_out(seat, card, named, now)
+        if number == 2:
+            pending = self._pending = self._pending + 2
+            fsuit = SUIT[card]
+        else:
+            pending = self._pending
+            fsuit = named if named >= 0 else SUIT[card]
+        self._fsuit = fsuit
+        event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
+                        "suit": SUITS[fsuit], "last_one": False, "pending_draw": pending,
+                        "shibari": False, "direction": 1}
+        nxt = (seat + self._dir) % self._n
+        self._turn = nxt
+        deadline = self._clock = now + self._timeout
+        turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
+        # _open_au behind a quick filter: nobody else's numbers may add up to the card's
+        if number in sums:
+            chances = self._open_au(seat, card, now)
+            if chances:
+                return [event, turn, *chances]
+        else:
+            self._had = 0
+        return [event, turn]
+
+    def _play_std(self, seat: int, card: int, named: int, last_one: bool,
+                  now: float) -> list[Event]:
+        hand = self._hands[seat]
+        hand.remove(card)
+        number = NUMBER[card]
+        sums = self._sums
+        sums[seat] -= number
+        self._sig[seat] -= SIG[card]
+        if card != JOKER:
+            self._masks[seat] ^= _BIT[card]
+        else:
+            self._jks[seat] -= 1
+            if JOKER not in hand:  # the other joker keeps the bit
+                self._masks[seat] ^= _BIT[card]
+        self._discards.append(self._top)
+        self._top = card
+        if self._chance_dl is not None:  # T13.5: a turn action closes every chance
+            self._chances = [0] * self._n
+            self._chance_dl = None
+        self._lo_open = -1
+        self._had_turn |= 1 << seat
+        records = self._records
+        records.append((seat, card, named))
+        self._lp_seat = seat
+        self._lp_index = len(records) - 1
+        exposed = self._exposed[seat]
+        if exposed and card in exposed:
+            exposed.remove(card)
         if not hand:
             return self._go_out(seat, card, named, now)
         n = self._n
         skipped = -1
-        if std:
-            number = NUMBER[card]
-            shibari = self._pending > 0
-            if _DAMAGE[card]:
-                self._pending += _DAMAGE[card]
-                self._fsuit = ALL_SUITS if card == JOKER else 1 << SUIT[card]
-            elif number == 8 or number == 11:
-                self._fsuit = 1 << named
-            else:
-                self._fsuit = 1 << SUIT[card]
-                if (number == 5 and shibari) or number == 12:
-                    self._dir = -self._dir
-                elif number == 1:
-                    skipped = (seat + self._dir) % n
-            if last_one:
-                self._last_one |= 1 << seat
-            elif len(hand) == 1:
-                self._lo_open = seat
-            event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
-                            "suit": list(_MASK_SUITS[self._fsuit]), "last_one": last_one,
-                            "pending_draw": self._pending, "shibari": self._pending > 0,
-                            "direction": self._dir}
-            # _add_to_run, inlined: this is the commonest step of a standard round
-            pre = self._pre
-            j = len(pre)
-            total = pre[-1] + number
-            pre.append(total)
-            at = self._at.get(total)
-            if at is None:
-                self._at[total] = [j]
-            else:
-                at.append(j)
-            self._since[seat] = j
+        pending = self._pending
+        damage = _DAMAGE[card]
+        if damage:
+            shibari = True
+            pending = self._pending = pending + damage
+            fsuit = self._fsuit = _STD_FSUIT[card]
+        elif number == 8 or number == 11:
+            shibari = pending > 0
+            fsuit = self._fsuit = 1 << named
+        else:
+            shibari = pending > 0
+            fsuit = self._fsuit = _STD_FSUIT[card]
+            if (number == 5 and shibari) or number == 12:
+                self._dir = -self._dir
+            elif number == 1:
+                skipped = (seat + self._dir) % n
+        if last_one:
+            self._last_one |= 1 << seat
+        elif len(hand) == 1:
+            self._lo_open = seat
+        event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
+                        "suit": list(_MASK_SUITS[fsuit]), "last_one": last_one,
+                        "pending_draw": pending, "shibari": shibari,
+                        "direction": self._dir}
+        # _add_to_run, inlined: this is the commonest step of a standard round
+        pre = self._pre
+        j = len(pre)
+        total = pre[-1] + number
+        pre.append(total)
+        at = self._at.get(total)
+        if at is None:
+            self._at[total] = [j]
+        else:
+            at.append(j)
+        self._since[seat] = j
+        # _open_std behind a quick filter: a seat's valid count k needs its sum to be
+        # the last k cards' sum, at least the card's number and at most the whole run's.
+        if total - pre[self._run_j] >= min(sums):
             chances = self._open_std(seat, now)
         else:
-            if NUMBER[card] == 2:
-                self._pending += 2
-                self._fsuit = SUIT[card]
-            elif named >= 0:
-                self._fsuit = named
-            else:
-                self._fsuit = SUIT[card]
-            event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
-                     "suit": SUITS[self._fsuit], "last_one": False,
-                     "pending_draw": self._pending, "shibari": False, "direction": 1}
-            chances = self._open_au(seat, card, now)
-        events = [event]
+            chances = None
+            self._had = 0
+            if any(self._counts):
+                self._counts = [0] * n
         if skipped >= 0:  # T7.6: the skipped turn passes at once, leaving a record
             records.append((skipped, _SKIPPED, 0))
-            self._since[skipped] = len(self._pre) - 1
+            self._since[skipped] = j
             self._had_turn |= 1 << skipped
-            events.append({"type": "skip", "to": None, "seat": skipped})
             nxt = (skipped + self._dir) % n
-        else:
-            nxt = (seat + self._dir) % n
+            self._turn = nxt
+            deadline = self._clock = now + self._timeout
+            events = [event, {"type": "skip", "to": None, "seat": skipped},
+                      {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}]
+            if chances:
+                events += chances
+            return events
+        nxt = (seat + self._dir) % n
         self._turn = nxt
         deadline = self._clock = now + self._timeout
-        events.append({"type": "turn", "to": None, "seat": nxt, "deadline": deadline})
+        turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
         if chances:
-            events += chances
-        return events
+            return [event, turn, *chances]
+        return [event, turn]
 
     def _open_au(self, player: int, card: int, now: float) -> list[Event] | None:
         """T11.1: every other seat of 2 cards or more whose numbers sum to the card's."""
@@ -1003,7 +1106,7 @@ class Game:
         if not pending and len(deck) > 1 and not timed_out:  # the commonest draw
             card = deck.pop()
             self._hands[seat].append(card)
-            self._masks[seat] |= 1 << card
+            self._masks[seat] |= _BIT[card]
             self._sums[seat] += NUMBER[card]
             records = self._records
             records.append((seat, _DREW, 1))
@@ -1013,7 +1116,8 @@ class Game:
                 self._sig[seat] += SIG[card]
                 if card == JOKER:
                     self._jks[seat] += 1
-                self._last_one &= ~(1 << seat)
+                if self._last_one:
+                    self._last_one &= ~(1 << seat)
             nxt = (seat + self._dir) % self._n
             self._turn = nxt
             deadline = self._clock = now + self._timeout
@@ -1486,7 +1590,7 @@ class Game:
             raise ValueError("one streak per seat")
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
         g._rng = SeededRandom.from_state(d["rng"])
-        g._mv_seat, g._mv_list, g._mv_tok = None, [], -1
+        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
         return g
 
     def copy(self) -> Game:

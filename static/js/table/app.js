@@ -5,6 +5,7 @@
 import { cardBack, cardElement } from "../cards.js";
 import { renderCenter, renderSeats, setRing } from "./felt.js";
 import { fitHand, renderActions, renderHand, tapResult } from "./hand.js";
+import { H, noticeFor, renderRulesChip, turnText } from "./house.js";
 import { logEntry } from "./log.js";
 import { fly, pulse } from "./motion.js";
 import { RoomPanel } from "./roompanel.js";
@@ -65,7 +66,7 @@ export class TableApp {
     this.ui["help-open"].addEventListener("click", () => this.openHelp());
     this.ui["help-close"].addEventListener("click", () => this.closeHelp());
     this.ui.help.addEventListener("click", (e) => { if (e.target === this.ui.help) this.closeHelp(); });
-    this.ui["help-keys"].replaceChildren(...T.keys.flatMap(([k, text]) => {
+    this.ui["help-keys"].replaceChildren(...[...T.keys, ...H.keys].flatMap(([k, text]) => {
       const dt = document.createElement("dt");
       const kbd = document.createElement("kbd");
       kbd.textContent = k;
@@ -190,6 +191,7 @@ export class TableApp {
     const phase = !view ? "waiting" : view.phase === "finished" ? "finished" : playing ? "playing" : "watching";
     this.table.dataset.phase = phase;
     this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
+    renderRulesChip(this);
     renderSeats(this);
     renderCenter(this);
     renderHand(this, view);
@@ -266,7 +268,9 @@ export class TableApp {
       : watching ? `${me} · ${T.watching}` : me;
     let turn = "";
     if (view && view.phase !== "finished") {
-      if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
+      const house = turnText(view, mine, name); // H6.4's swap choice
+      if (house) turn = house;
+      else if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
       else if (view.turn !== null && view.turn !== undefined) turn = view.turn === mine ? T.yourTurn : T.theirTurn(name(view.turn));
     }
     this.ui.turn.textContent = turn;
@@ -413,7 +417,9 @@ export class TableApp {
       said("announce", this.ui.turn.textContent);
       if (view.turn === view.seat && view.seat !== null && this.ui.turn.textContent) this.sound.play("turn");
     }
-    const chance = events.find((e) => e.type === "chance");
+    const notices = events.map((e) => noticeFor(e, (seat) => this.playerName(seat))).filter(Boolean);
+    if (notices.length) { said("announce", notices.join(" ")); if (events.length <= 4) this.toast(notices.join(" ")); }
+    const chance = events.find((e) => e.type === "chance" && e.kinds.length);
     if (chance) said("alert", T.announceChance(chance.kinds.map((k) => T.chanceKinds[k]).join("・")));
   }
 
@@ -517,8 +523,9 @@ export class TableApp {
       this.focusHand(Math.max(0, Math.min(cards.length - 1, to)));
       return;
     }
-    const target = KEYS[k] ? this.ui.actions.querySelector(`[data-action="${KEYS[k]}"]`)
-      : COLOR_KEYS[k] ? this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`) : null;
+    const target = (KEYS[k] ? this.ui.actions.querySelector(`[data-action="${KEYS[k]}"]`)
+      : COLOR_KEYS[k] ? this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`) : null)
+      || (/^[1-8]$/.test(k) ? this.ui.actions.querySelector(`[data-key="${k}"]`) : null); // H6.4 swap targets
     if (target && !target.disabled) {
       e.preventDefault();
       target.click();

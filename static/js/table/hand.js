@@ -2,6 +2,7 @@
 // legal_actions; the page only explains why a card is dimmed, it never judges a rule.
 
 import { cardElement, cardLabel, handPoints, identical, isNumber, sortCards } from "../cards.js";
+import { chanceText, drawLabel, swapPrompt } from "./house.js";
 import { T } from "./strings.js";
 
 function button(text, attrs = {}, className = "button") {
@@ -133,6 +134,12 @@ function chancePrompt(app, view, kind) {
     title.textContent = T.chanceCutIn;
     why.textContent = T.whyCutIn(cardLabel(view.top));
   }
+  const house = chanceText(view, kind); // H8's arithmetic, H10's risk
+  if (house) {
+    if (house.title) title.textContent = house.title;
+    why.textContent = house.why;
+    if (house.blind) box.classList.add("chance-blind");
+  }
   const bar = document.createElement("span");
   bar.className = "chance-bar";
   bar.dataset.role = "chance-bar";
@@ -167,6 +174,8 @@ export function renderActions(app, view) {
   } else if (find("decline")) {
     box.append(actionButton(app, find("decline"), "decline", T.decline));
   }
+  const swap = swapPrompt(app, view, actionButton); // H6.4
+  if (swap) box.append(swap);
   const colors = legal.filter((a) => a.type === "color");
   if (colors.length) {
     const row = document.createElement("div");
@@ -185,7 +194,7 @@ export function renderActions(app, view) {
   if (draw) {
     box.append(view.pending_draw > 0
       ? actionButton(app, draw, "take", T.take(view.pending_draw), " primary")
-      : actionButton(app, draw, "draw", T.draw));
+      : actionButton(app, draw, "draw", drawLabel(view, T.draw)));
   }
   if (find("pass")) box.append(actionButton(app, find("pass"), "pass", T.pass));
   if (app.selected.length) {

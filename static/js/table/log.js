@@ -2,6 +2,7 @@
 // engine and the service emit has its own words (docs/engine-conventions.md).
 
 import { cardsLabel } from "../cards.js";
+import { eventWords, expressionSuffix, timeoutWords } from "./house.js";
 import { T } from "./strings.js";
 
 const MINOR = new Set(["turn", "choose"]);
@@ -12,9 +13,9 @@ export function eventText(event, nameOf) {
   if (e.top) e.top = cardsLabel([e.top]);
   if (e.color) e.colorName = T.colors[e.color] || e.color;
   if (e.kinds) e.kindsText = e.kinds.map((k) => T.chanceKinds[k] || k).join("・");
-  if (e.action) e.actionText = T.timeoutActions[e.action] || e.action;
-  const words = e.type === "play" && e.cut_in ? T.events.cutIn : T.events[e.type] || T.events.unknown;
-  return words(e, nameOf);
+  if (e.action) e.actionText = T.timeoutActions[e.action] || timeoutWords(e.action) || e.action;
+  const words = e.type === "play" && e.cut_in ? T.events.cutIn : T.events[e.type] || eventWords(e.type) || T.events.unknown;
+  return words(e, nameOf) + expressionSuffix(event);
 }
 
 export function logEntry(event, nameOf) {

@@ -3,6 +3,7 @@
 
 import { cardElement, cardsLabel, handPoints } from "../cards.js";
 import { el } from "../dom.js";
+import { sessionLines } from "./house.js";
 import { T, signed } from "./strings.js";
 
 /** {result, names, hands, url} for the game just finished, or the room's last one. */
@@ -166,5 +167,5 @@ export function renderSettlement(app) {
     a.href = data.url;
     foot.append(a);
   }
-  box.replaceChildren(title, foot, table, totalLine, payments, meta);
+  box.replaceChildren(title, foot, table, totalLine, payments, ...sessionLines(app), meta);
 }
