@@ -19,9 +19,12 @@ export function settlementData(app) {
   const last = app.room && app.room.last_result;
   if (!view && last && last.result) {
     const names = (last.result.players || []).map((p) => p.username);
+    // The server's last result carries the final hands and the dobon'd play of a finished
+    // game (public once it is over); what this tab kept is the fallback.
     const kept = app.finishedHands && app.finishedHands.game === last.game ? app.finishedHands : {};
-    return { result: last.result, names, hands: kept.hands || [], url: last.url || null, game: last.game,
-      match: last.match || null, dobon: kept.dobon, lastPlay: kept.lastPlay };
+    return { result: last.result, names, hands: last.hands || kept.hands || [], url: last.url || null,
+      game: last.game, match: last.match || null, dobon: last.dobon || kept.dobon,
+      lastPlay: last.last_play || kept.lastPlay };
   }
   return null;
 }
