@@ -9,7 +9,7 @@ import { H, noticeFor, renderRulesChip, turnText } from "./house.js";
 import { logEntry } from "./log.js";
 import { fly, pulse } from "./motion.js";
 import { RoomPanel } from "./roompanel.js";
-import { renderSettlement } from "./settlement.js";
+import { gameOver, lateRefusal, renderSettlement } from "./settlement.js";
 import { TableSocket } from "./socket.js";
 import { Sound, vibrate } from "./sound.js";
 import { STAMPS, renderStamps, sendStamp, showStamp } from "./stamps.js";
@@ -130,7 +130,9 @@ export class TableApp {
     }
     this.resuming = false;
     const events = message.events || [];
-    if (!sameGame) this.selected = [];
+    // A new game, or the end of this one: no selection (and, as the prompts are drawn from
+    // the view's legal actions, no colour picker or chance prompt) outlives it.
+    if (!sameGame || !message.view || message.view.phase === "finished") this.selected = [];
     this.offset = message.server_time - Date.now() / 1000;
     this.state = message;
     if (message.room) this.room = message.room;
@@ -176,6 +178,10 @@ export class TableApp {
   refused(message) {
     this.pending = false;
     clearTimeout(this.pendingTimer);
+    if (lateRefusal(this, message)) {
+      this.render();
+      return;
+    }
     this.toast(`${T.refused}${message.message || message.code}`);
     this.render();
   }
@@ -427,6 +433,12 @@ export class TableApp {
 
   act(action) {
     if (this.pending) return;
+    // A prompt tapped after the game ended (the frame that closed it came first): nothing
+    // to send, the server would only answer that no game is running.
+    if (gameOver(this)) {
+      this.render();
+      return;
+    }
     if (!this.socket.send({ type: "action", action })) {
       this.toast(T.reconnecting);
       return;

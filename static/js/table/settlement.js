@@ -29,6 +29,19 @@ export function settlementData(app) {
   return null;
 }
 
+/** The game on show is over: its settlement, or no game at all. */
+export function gameOver(app) {
+  const view = app.state && app.state.view;
+  return Boolean(app.state) && (!view || view.phase === "finished");
+}
+
+/** A refusal that only says the game is over ("no_game", "game_finished") when the table
+ * already shows that: a late tap (a colour picked as a CPU dobon'd the wild), not news to
+ * show next to the settlement. */
+export function lateRefusal(app, message) {
+  return ["no_game", "game_finished"].includes(message && message.code) && gameOver(app);
+}
+
 /** The match `game` belonged to, as the room panel's last result says (or null). */
 function matchOf(app, game) {
   const last = app.room && app.room.last_result;
