@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 from stack_helpers import require_stack, stack
-from table_helpers import DESKTOP, PHONE, open_player, shoot, two_player_room
+from table_helpers import DESKTOP, PHONE, english, open_player, shoot, two_player_room
 from test_browser_table_issue21 import act, close, no_errors, shots
 
 from game.services.fixed_setups import FixedSetup
@@ -70,3 +70,61 @@ def test_a_colour_tapped_after_a_dobon_on_the_wild_is_no_error(
         shoot(a, out, "walk-late-colour-tap-ja")
         no_errors(a, b)
         close(a, b)
+
+
+def overlaps(page, selector: str) -> list[str]:
+    """What of the waiting pill covers, or is covered by, `selector` (names, points,
+    plates), as boxes that intersect."""
+    return page.evaluate(
+        """(selector) => {
+          const pill = document.querySelector('[data-role=status]');
+          if (!pill || pill.hidden || !pill.offsetWidth) return ['no pill'];
+          const a = pill.getBoundingClientRect();
+          const hits = [];
+          for (const e of document.querySelectorAll(selector)) {
+            const b = e.getBoundingClientRect();
+            if (!b.width || !b.height) continue;
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+              hits.push(e.className + ': ' + e.textContent);
+          }
+          return hits;
+        }""",
+        selector,
+    )
+
+
+def test_the_waiting_pill_and_the_plates_do_not_cover_each_other_on_a_phone(
+    tmp_path: Path, browser: Browser, alice, bob, carol, dave
+):
+    """Walk-through item 3: before a game, on a 390×844 phone, the "waiting for the game
+    to start" pill sat on the bottom seat's plate and hid its name and points."""
+    from game.models import Membership, Room
+
+    require_stack()
+    room = Room.objects.create(name="Before the game", owner=alice, seat_count=4)
+    for index, person in enumerate((alice, bob, carol)):
+        Membership.objects.create(room=room, user=person, seat_index=index)
+    out = shots(tmp_path)
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        url = f"http://127.0.0.1:{port}/rooms/{room.pk}/"
+        b = open_player(browser, port, bob, "bob", PHONE)
+        c = english(open_player(browser, port, carol, "carol", PHONE), port)
+        a = open_player(browser, port, alice, "alice", PHONE)  # the owner: the start button
+        # dave is new here: not seated, he sees alice's plate at the bottom of the felt.
+        d = open_player(browser, port, dave, "dave", PHONE)
+        e = english(open_player(browser, port, dave, "dave", PHONE), port)
+        for p, waiting in ((a, "ゲーム開始を待っています"), (b, "ゲーム開始を待っています"), (c, "Waiting for the game to start"),
+                           (d, "ゲーム開始を待っています"), (e, "Waiting for the game to start")):
+            p.page.goto(url)
+            expect(p.page.locator("[data-role=status]")).to_contain_text(waiting)
+            expect(p.page.locator(".seat-plate")).to_have_count(3 if p in (a, b, c) else 4)
+            p.page.wait_for_timeout(200)
+            assert overlaps(p.page, ".seat-plate, .sit-prompt, .start-form > *") == [], p.name
+        shoot(a, out, "walk-waiting-owner-ja")
+        shoot(b, out, "walk-waiting-ja")
+        shoot(c, out, "walk-waiting-en")
+        shoot(d, out, "walk-waiting-newcomer-ja")
+        shoot(e, out, "walk-waiting-newcomer-en")
+        no_errors(a, b, c, d, e)
+        close(a, b, c, d, e)

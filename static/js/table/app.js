@@ -3,7 +3,7 @@
 // carries, and turns taps and keys into actions.
 
 import { cardBack, cardElement } from "../cards.js";
-import { renderCenter, renderSeats, setRing } from "./felt.js";
+import { placeStatus, renderCenter, renderSeats, setRing } from "./felt.js";
 import { fitHand, renderActions, renderHand, tapResult } from "./hand.js";
 import { H, noticeFor, renderRulesChip, turnText } from "./house.js";
 import { logEntry } from "./log.js";
@@ -233,10 +233,14 @@ export class TableApp {
     // wrapped) comes off the felt too, so the hand's box ends above the fold.
     const last = [this.ui.hand, this.ui.actions, window.innerWidth < 900 ? this.ui.stamps : null]
       .filter((el) => el && el.offsetHeight);
-    if (!last.length) return;
+    if (!last.length) {
+      placeStatus(this);
+      return;
+    }
     const bottom = Math.max(...last.map((el) => el.getBoundingClientRect().bottom + window.scrollY));
     const over = Math.ceil(bottom - window.innerHeight) + 2;
     if (over > 0) this.ui.felt.style.height = `${Math.max(190, height - over)}px`;
+    placeStatus(this);
   }
 
   renderStatus() {
