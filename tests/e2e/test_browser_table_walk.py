@@ -128,3 +128,23 @@ def test_the_waiting_pill_and_the_plates_do_not_cover_each_other_on_a_phone(
         shoot(e, out, "walk-waiting-newcomer-en")
         no_errors(a, b, c, d, e)
         close(a, b, c, d, e)
+
+
+def test_the_create_form_makes_a_room_on_the_first_click(tmp_path: Path, browser: Browser, alice):
+    """Walk-through item 4: the name field starts as "<username>のルーム", so the first
+    click on 作成 makes the room (it used to say only 「このフィールドは必須です。」)."""
+    require_stack()
+    from game.models import Room
+
+    out = shots(tmp_path)
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        a = open_player(browser, port, alice, "alice", PHONE)
+        a.page.goto(f"http://127.0.0.1:{port}/rooms/new/")
+        expect(a.page.locator("input[name=name]")).to_have_value("aliceのルーム")
+        a.page.screenshot(path=str(out / "walk-create-form-ja-phone.png"), full_page=True)
+        a.page.locator("form button[type=submit]").last.click()
+        expect(a.page.get_by_test_id("live-table")).to_be_visible()
+        assert Room.objects.get().name == "aliceのルーム"
+        no_errors(a)
+        close(a)
