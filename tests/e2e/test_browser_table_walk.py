@@ -114,8 +114,8 @@ def test_the_waiting_pill_and_the_plates_do_not_cover_each_other_on_a_phone(
         # dave is new here: not seated, he sees alice's plate at the bottom of the felt.
         d = open_player(browser, port, dave, "dave", PHONE)
         e = english(open_player(browser, port, dave, "dave", PHONE), port)
-        for p, waiting in ((a, "ゲーム開始を待っています"), (b, "ゲーム開始を待っています"), (c, "Waiting for the game to start"),
-                           (d, "ゲーム開始を待っています"), (e, "Waiting for the game to start")):
+        ja, en = "ゲーム開始を待っています", "Waiting for the game to start"
+        for p, waiting in ((a, ja), (b, ja), (c, en), (d, ja), (e, en)):
             p.page.goto(url)
             expect(p.page.locator("[data-role=status]")).to_contain_text(waiting)
             expect(p.page.locator(".seat-plate")).to_have_count(3 if p in (a, b, c) else 4)

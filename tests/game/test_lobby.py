@@ -107,8 +107,12 @@ def test_the_create_form_names_the_room_after_its_owner(client, alice):
     # Create with what the form shows: a room, not "This field is required."
     response = client.post(
         reverse("game:create_room"),
-        {"name": page.context["form"]["name"].value(), "seat_count": 4,
-         "timeout_seconds": 10, "is_public": "on"},
+        {
+            "name": page.context["form"]["name"].value(),
+            "seat_count": 4,
+            "timeout_seconds": 10,
+            "is_public": "on",
+        },
     )
     assert response.status_code == 302
     assert Room.objects.get().name == "aliceのルーム"
