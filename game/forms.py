@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from game.house_text import CHOICE_LABELS, PRESET_LABELS, RULE_NAMES
@@ -86,6 +87,13 @@ class RoomForm(forms.ModelForm):
             if cleaned.get(name) in (None, ""):
                 cleaned[name] = default
         return cleaned
+
+    @classmethod
+    def for_new(cls, username: str, data: Any = None) -> RoomForm:
+        """The create form, named "<username>'s room" to start with: a first tap on
+        Create makes a room instead of only saying the name is required."""
+        name = gettext("%(username)s's room") % {"username": username}
+        return cls(data, initial={"name": name[: Room._meta.get_field("name").max_length]})
 
     @classmethod
     def for_room(cls, room: Room, data: Any = None) -> RoomForm:

@@ -23,6 +23,7 @@ from django.utils import translation
 from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
+from game.rules import Game as Engine
 from game.rules import describe_house_rules, normalize_house_rules
 from game.services import engines, house
 
@@ -181,7 +182,25 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
         "result": game.result,
         "url": game_url(game.pk),
         "match": _match_of(game),
+        **_settlement_of(game),
     }
+
+
+def _settlement_of(game: Game) -> dict[str, Any]:
+    """What the table's settlement needs beyond the result, so that a reload (or a socket
+    that arrives after the end) shows the same settlement as the live end did: the final
+    hands (R15.2: public once the game is over), the dobon (target, declarers) and the
+    play it was on. Only for a finished game: a running game's hands never leave the
+    server, and an aborted game's were never revealed."""
+    if game.status != Game.Status.FINISHED or not game.state:
+        return {}
+    try:
+        view = Engine.from_dict(game.state).view(None)
+    except Exception:  # an unreadable old state: the settlement just says less
+        log.exception("no settlement view for game %s", game.pk)
+        return {}
+    return {"hands": view.get("revealed") or [], "dobon": view.get("dobon"),
+            "last_play": view.get("last_play")}
 
 
 def _match_of(game: Game) -> dict[str, Any] | None:
@@ -201,7 +220,7 @@ def room_panel(room: Room) -> dict[str, Any]:
     # one runs. So the latest two games hold both the running one and the last result.
     latest = list(
         room.games.select_related("match").order_by("-number")
-        .only("number", "status", "result", "room_id", "match", "match__status")[:2]
+        .only("number", "status", "result", "state", "room_id", "match", "match__status")[:2]
     )
     running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
     last = next((g for g in latest if g.status != Game.Status.RUNNING), None)

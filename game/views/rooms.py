@@ -84,7 +84,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create_room(request: HttpRequest) -> HttpResponse:
-    form = RoomForm(request.POST or None)
+    form = RoomForm.for_new(request.user.get_username(), request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             room = rooms.create_room(request.user, **form.cleaned_data)

@@ -147,6 +147,20 @@ def test_the_settlement_says_who_dobond_whom_on_which_card_and_the_button_stays_
         expect(
             b.page.get_by_test_id("settlement").locator("tbody tr").first.locator(".settle-points")
         ).to_have_text("11 + 9 = 20")
+        # Walk-through item 1: a fresh tab (nothing kept in sessionStorage) arriving after
+        # the end gets the same settlement from the room's last result: the sentence, the
+        # final hands with the caught card, the sum written out.
+        c = open_player(browser, port, bob, "bob", PHONE)
+        c.page.goto(url)
+        expect(c.page.get_by_test_id("settle-how")).to_have_text("bobがaliceの黄9にドボン！")
+        row = c.page.get_by_test_id("settlement").locator("tbody tr").first
+        expect(row.locator(".settle-cards [data-card]")).to_have_count(4)
+        expect(row.locator(".caught")).to_have_count(1)
+        expect(row.locator(".settle-points")).to_have_text("11 + 9 = 20")
+        expect(c.page.get_by_test_id("settle-sum")).to_contain_text("T = 20 + 9 = 29")
+        shoot(c, out, "walk-settlement-fresh-tab-ja")
+        no_errors(c)
+        close(c)
 
         # Item 2: the owner's button inside the panel's visible box and the viewport.
         for size in (PHONE, DESKTOP):

@@ -320,7 +320,7 @@ async def test_a_reconnecting_client_gets_the_exact_current_table(table, alice, 
 
 async def test_abort_and_finish_bring_everyone_back_to_the_room(table, alice, bob, carol, dave):
     hands = [["G1", "G2"], ["R5"], ["Y9", "Y8"], ["G9", "G8"]]
-    await sync_to_async(start_at_position)(table, alice, hands=hands)
+    game = await sync_to_async(start_at_position)(table, alice, hands=hands)
     sockets = await connect_all(table.pk, alice, bob, carol, dave)
     await sockets[1].send_json_to({"type": "action", "action": {"type": "play", "cards": ["R5"]}})
     for socket in sockets:
@@ -331,14 +331,26 @@ async def test_abort_and_finish_bring_everyone_back_to_the_room(table, alice, bo
     await sockets[0].send_json_to({"type": "sync"})
     _, state = await next_state(sockets[0])
     assert state["view"] is None and state["room"]["last_result"]["result"]["winners"] == [1]
+    # Walk-through item 1: after the end (a reload, a late arrival) the last result still
+    # carries what the settlement shows: the final hands (R15.2), the last play, the dobon.
+    last = state["room"]["last_result"]
+    assert last["hands"] == [["G1", "G2"], [], ["Y9", "Y8"], ["G9", "G8"]]
+    assert last["last_play"]["seat"] == 1 and last["last_play"]["cards"] == ["R5"]
+    assert last["dobon"] is None
     game2 = await sync_to_async(play.start_game)(table, alice, now=NOW + 100)
     for socket in sockets:
         _, state = await next_state(socket)
         assert state["game"] == game2.pk and state["version"] == 0
+        # A running game's hands never ride along: only the finished game's, above.
+        room = dict(state["room"])
+        assert room.pop("last_result")["game"] == game.pk != game2.pk
+        assert '"hands"' not in json.dumps(room)
     await sync_to_async(play.abort_game)(game2, alice)
     for socket in sockets:
         _, state = await next_state(socket)
         assert state["view"] is None and state["room"]["last_result"]["status"] == "aborted"
+        # An aborted game's hands were never revealed: none in its last result.
+        assert "hands" not in state["room"]["last_result"]
     for socket in sockets:
         await socket.disconnect()
 

@@ -92,6 +92,32 @@ def test_create_room_with_defaults(client, alice):
     assert room.memberships.get().user == alice
 
 
+def test_the_create_form_names_the_room_after_its_owner(client, alice):
+    """Walk-through item 4: the name field starts filled in, so a first tap on Create
+    makes a room (it used to say only that the field is required)."""
+    client.force_login(alice)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("game:create_room"))
+    form = page.context["form"]
+    assert form["name"].value() == "alice's room"
+    assert 'value="alice&#x27;s room"' in page.content.decode()
+    client.cookies["django_language"] = "ja"
+    page = client.get(reverse("game:create_room"))
+    assert page.context["form"]["name"].value() == "aliceのルーム"
+    # Create with what the form shows: a room, not "This field is required."
+    response = client.post(
+        reverse("game:create_room"),
+        {
+            "name": page.context["form"]["name"].value(),
+            "seat_count": 4,
+            "timeout_seconds": 10,
+            "is_public": "on",
+        },
+    )
+    assert response.status_code == 302
+    assert Room.objects.get().name == "aliceのルーム"
+
+
 def test_create_private_room(client, alice):
     client.force_login(alice)
     client.post(

@@ -5,7 +5,7 @@ import test from "node:test";
 import { cardPoints, handPoints, identical, sortCards } from "../../static/js/cards.js";
 import { matchingPlay, reasonFor, tapResult } from "../../static/js/table/hand.js";
 import { eventText } from "../../static/js/table/log.js";
-import { caughtPlay, howItEnded, workedSums } from "../../static/js/table/settlement.js";
+import { caughtPlay, howItEnded, lateRefusal, settlementData, workedSums } from "../../static/js/table/settlement.js";
 import { signed } from "../../static/js/table/strings.js";
 
 test("R2 points: numbers at face value, actions 20, W 30, W+4 50, F 10", () => {
@@ -89,4 +89,33 @@ test("every event type the engine and the service emit has words", () => {
   assert.equal(lines[1], "aliceが赤5・赤5を出した（10点）");
   assert.equal(lines[2], "bobがカットイン！ 黄3");
   assert.equal(lines[13], "bobがaliceにドボン！");
+});
+
+// Walk-through item 2: a colour tapped as a CPU dobon'd the wild reaches the server after
+// the game ended; its "no game is running" is not an error next to the settlement.
+test("a no_game refusal after the table shows the end is a late tap, not an error", () => {
+  const noGame = { type: "error", code: "no_game", message: "No game is running in this room." };
+  const finished = { state: { game: 3, view: { phase: "finished", seat: 0, legal_actions: [] } } };
+  const between = { state: { game: null, view: null } };
+  const running = { state: { game: 3, view: { phase: "choose", seat: 0 } } };
+  assert.ok(lateRefusal(finished, noGame));
+  assert.ok(lateRefusal(between, noGame));
+  assert.ok(lateRefusal(finished, { ...noGame, code: "game_finished" }));
+  assert.ok(!lateRefusal(running, noGame)); // the table thinks a game runs: say it
+  assert.ok(!lateRefusal(finished, { ...noGame, code: "rate_limited" }));
+  assert.ok(!lateRefusal({ state: null }, noGame));
+});
+
+// Walk-through item 1: a reload (or a late arrival) builds the settlement from the room's
+// last result, which carries the final hands and the dobon'd play.
+test("the settlement after a reload has the hands and the dobon'd play", () => {
+  const result = { kind: "dobon", winners: [1], hand_points: [20, 9], deltas: [-29, 29],
+    payments: [[0, 1, 29]], rate: 1, next_first_player: 1, players: [{ username: "alice" }, { username: "bob" }] };
+  const app = { state: { game: null, view: null }, finishedHands: null, room: { last_result: {
+    game: 4, result, url: "/games/4/", hands: [["G4", "B5", "R2"], ["R4", "B5"]],
+    dobon: { target: 0, declarers: [1] }, last_play: { seat: 0, cards: ["Y9"], points: 9 } } } };
+  const data = settlementData(app);
+  assert.deepEqual(data.hands, [["G4", "B5", "R2"], ["R4", "B5"]]);
+  assert.deepEqual(caughtPlay(data), { target: 0, declarers: [1], cards: ["Y9"], points: 9 });
+  assert.match(howItEnded(data, (s) => data.names[s]), /bob.*alice.*9/);
 });

@@ -3,13 +3,13 @@
 // carries, and turns taps and keys into actions.
 
 import { cardBack, cardElement } from "../cards.js";
-import { renderCenter, renderSeats, setRing } from "./felt.js";
+import { placeStatus, renderCenter, renderSeats, setRing } from "./felt.js";
 import { fitHand, renderActions, renderHand, tapResult } from "./hand.js";
 import { H, noticeFor, renderRulesChip, turnText } from "./house.js";
 import { logEntry } from "./log.js";
 import { fly, pulse } from "./motion.js";
 import { RoomPanel } from "./roompanel.js";
-import { renderSettlement } from "./settlement.js";
+import { gameOver, lateRefusal, renderSettlement } from "./settlement.js";
 import { TableSocket } from "./socket.js";
 import { Sound, vibrate } from "./sound.js";
 import { STAMPS, renderStamps, sendStamp, showStamp } from "./stamps.js";
@@ -150,7 +150,9 @@ export class TableApp {
     }
     this.resuming = false;
     const events = message.events || [];
-    if (!sameGame) this.selected = [];
+    // A new game, or the end of this one: no selection (and, as the prompts are drawn from
+    // the view's legal actions, no colour picker or chance prompt) outlives it.
+    if (!sameGame || !message.view || message.view.phase === "finished") this.selected = [];
     this.offset = message.server_time - Date.now() / 1000;
     this.state = message;
     if (message.room) this.room = message.room;
@@ -196,6 +198,10 @@ export class TableApp {
   refused(message) {
     this.pending = false;
     clearTimeout(this.pendingTimer);
+    if (lateRefusal(this, message)) {
+      this.render();
+      return;
+    }
     this.toast(`${T.refused}${message.message || message.code}`);
     this.render();
   }
@@ -262,10 +268,14 @@ export class TableApp {
     // wrapped) comes off the felt too, so the hand's box ends above the fold.
     const last = [this.ui.hand, this.ui.actions, window.innerWidth < 900 ? this.ui.stamps : null]
       .filter((el) => el && el.offsetHeight);
-    if (!last.length) return;
+    if (!last.length) {
+      placeStatus(this);
+      return;
+    }
     const bottom = Math.max(...last.map((el) => el.getBoundingClientRect().bottom + window.scrollY));
     const over = Math.ceil(bottom - window.innerHeight) + 2;
     if (over > 0) this.ui.felt.style.height = `${Math.max(190, height - over)}px`;
+    placeStatus(this);
   }
 
   renderStatus() {
@@ -471,6 +481,12 @@ export class TableApp {
 
   act(action) {
     if (this.pending) return;
+    // A prompt tapped after the game ended (the frame that closed it came first): nothing
+    // to send, the server would only answer that no game is running.
+    if (gameOver(this)) {
+      this.render();
+      return;
+    }
     if (!this.socket.send({ type: "action", action })) {
       this.toast(T.reconnecting);
       return;

@@ -155,3 +155,28 @@ export function renderCenter(app) {
   ui.stack.hidden = !view.pending_draw;
   ui.stack.textContent = view.pending_draw ? T.stackFacing(view.pending_draw) : "";
 }
+
+// Where the "waiting for the game" pill may sit before a game (percent of the felt's
+// height), best first: the middle band under the start button, above it, the centre.
+const STATUS_SPOTS = [62, 34, 45, 70, 28, 55];
+
+/** Before a game, put the status pill where it covers no seat plate (their names and
+ * points), no sit prompt and no start button: on a phone the bottom seat's plate sat
+ * under it. During a game the CSS keeps it at the bottom (your seat is the bar below). */
+export function placeStatus(app) {
+  const pill = app.ui.status;
+  if (!pill) return;
+  if (app.table.dataset.phase !== "waiting" || pill.hidden) {
+    pill.style.top = "";
+    return;
+  }
+  const felt = app.ui.felt;
+  const others = [...felt.querySelectorAll(".seat-plate, .sit-prompt, .start-form > :not([hidden])")]
+    .map((e) => e.getBoundingClientRect()).filter((b) => b.width && b.height);
+  const clear = (a) => others.every((b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top);
+  for (const spot of STATUS_SPOTS) {
+    pill.style.top = `${spot}%`;
+    if (clear(pill.getBoundingClientRect())) return;
+  }
+  pill.style.top = `${STATUS_SPOTS[0]}%`;
+}

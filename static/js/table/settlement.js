@@ -21,11 +21,27 @@ export function settlementData(app) {
   const last = app.room && app.room.last_result;
   if (!view && last && last.result) {
     const names = (last.result.players || []).map((p) => p.username);
+    // The server's last result carries the final hands and the dobon'd play of a finished
+    // game (public once it is over); what this tab kept is the fallback.
     const kept = app.finishedHands && app.finishedHands.game === last.game ? app.finishedHands : {};
-    return { result: last.result, names, hands: kept.hands || [], url: last.url || null, game: last.game,
-      match: last.match || null, dobon: kept.dobon, lastPlay: kept.lastPlay };
+    return { result: last.result, names, hands: last.hands || kept.hands || [], url: last.url || null,
+      game: last.game, match: last.match || null, dobon: last.dobon || kept.dobon,
+      lastPlay: last.last_play || kept.lastPlay };
   }
   return null;
+}
+
+/** The game on show is over: its settlement, or no game at all. */
+export function gameOver(app) {
+  const view = app.state && app.state.view;
+  return Boolean(app.state) && (!view || view.phase === "finished");
+}
+
+/** A refusal that only says the game is over ("no_game", "game_finished") when the table
+ * already shows that: a late tap (a colour picked as a CPU dobon'd the wild), not news to
+ * show next to the settlement. */
+export function lateRefusal(app, message) {
+  return ["no_game", "game_finished"].includes(message && message.code) && gameOver(app);
 }
 
 /** The match `game` belonged to, as the room panel's last result says (or null). */

@@ -135,7 +135,7 @@ const en = {
     drawnPass: "You drew: play or pass",
   },
   events: {
-    start: (e, n) => `Game started. First card ${e.top}; ${n(e.seat)} begins (rate ×${e.rate})`,
+    start: (e, n) => `Game started. First card ${e.top}; ${n(e.seat) === "you" ? "you begin" : `${n(e.seat)} begins`} (rate ×${e.rate})`,
     play: (e, n) => `${n(e.seat)} played ${e.cards} (${e.points} pts)`,
     cutIn: (e, n) => `${n(e.seat)} cut in! ${e.cards}`,
     draw: (e, n) => `${n(e.seat)} drew a card`,
