@@ -1,7 +1,7 @@
 """The layout of docs/architecture.md holds: no import circle inside `game/` or `accounts/`.
 
-Imports are read from the source with `ast` (nothing is imported). An import under
-`if TYPE_CHECKING:` is left out: it is a type annotation, never run. `from pkg import name`
+Imports are read from the source with `ast` (nothing is imported); an import under
+`if TYPE_CHECKING:` counts too (the layering holds for types as well). `from pkg import name`
 counts as an import of `pkg.name` when that is a module of ours, else of `pkg`.
 """
 
@@ -26,14 +26,6 @@ def module_files() -> dict[str, Path]:
     return found
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped.update(id(inner) for inner in ast.walk(node))
-    return skipped
-
-
 def _imported(module: str, path: Path, node: ast.Import | ast.ImportFrom,
               modules: dict[str, Path]) -> set[str]:
     if isinstance(node, ast.Import):
@@ -55,10 +47,9 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        skipped = _type_checking_nodes(tree)
         deps: set[str] = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in skipped:
+            if isinstance(node, ast.Import | ast.ImportFrom):
                 deps |= _imported(module, path, node, modules)
         deps.discard(module)
         graph[module] = deps

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -13,9 +12,6 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from game.rules import rate_for
-
-if TYPE_CHECKING:  # a type only: games.py imports this module
-    from game.models.games import Game
 
 MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
@@ -190,7 +186,8 @@ class Room(models.Model):
         cap = (self.house_rules or {}).get("rate_cap")
         return min(rate, cap) if cap else rate
 
-    def running_game(self) -> Game | None:
+    def running_game(self) -> models.Model | None:
+        """The running Game (typed loosely: games.py imports this module, not back)."""
         return self.games.filter(status="running").first()  # Game.Status.RUNNING
 
 
