@@ -195,6 +195,16 @@ def test_the_lobby_shows_each_rooms_preset(client, alice, bob, room):
     assert 'data-preset="party"' in page and 'data-preset="standard"' in page
 
 
+def test_a_trump_room_in_the_lobby_has_no_house_rules_badge(client, alice, bob):
+    """House rules are Dobon UNO's: a trump room's row names its game and preset only
+    (its "standard" preset must not read as the house-rule preset "standard")."""
+    rooms.create_room(bob, name="Trump room", game_kind="trump_dobon", trump_preset="au")
+    client.force_login(alice)
+    page = client.get(reverse("game:lobby")).content.decode()
+    assert "Trump room" in page
+    assert 'data-testid="room-preset"' not in page
+
+
 def test_the_room_page_shows_the_rules_with_a_link(client, alice, room):
     rooms.update_room_settings(room, alice, name="t", seat_count=4, timeout_seconds=10,
                                is_public=True, house_rules=PRESETS["competitive"])
