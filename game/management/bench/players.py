@@ -29,9 +29,13 @@ class Player:
     think: tuple[float, float] | None = None  # seconds before acting (human pace)
     owner_start: Callable[[], Awaitable[None]] | None = None  # press "start" when a game ends
     gate: asyncio.Semaphore | None = None  # bounds the handshakes in flight
+    # The client address the servers see (X-Forwarded-For; the bench runs them with
+    # DOBON_PROXY_COUNT=1): admission limits count per address, so each room has its own.
+    address: str | None = None
     arrivals: list[tuple[int, int, float]] = field(default_factory=list)  # game, version, time
     sent: list[Sent] = field(default_factory=list)
-    timeouts: list[float] = field(default_factory=list)  # arrival − deadline (idle mode)
+    # (arrival, arrival − deadline) of each automatic action (idle rooms)
+    timeouts: list[tuple[float, float]] = field(default_factory=list)
     frames: int = 0
     gaps: int = 0
     resumes: int = 0
@@ -62,7 +66,7 @@ class Player:
                 self.ws = await connect(
                     f"ws://127.0.0.1:{self.port}/ws/rooms/{self.room}/",
                     origin=f"http://127.0.0.1:{self.port}",  # type: ignore[arg-type]
-                    additional_headers={"Cookie": self.cookie}, max_size=2**22,
+                    additional_headers=headers(self.cookie, self.address), max_size=2**22,
                     open_timeout=30,
                 )
                 return True
@@ -99,7 +103,7 @@ class Player:
                     self.resume(game, last[1])
             self.arrivals.append((game, version, now))
         if self.saw_timeout and self.deadline is not None:
-            self.timeouts.append(now - self.deadline)
+            self.timeouts.append((now, now - self.deadline))
         self.saw_timeout = False
         self.state = message
         view = message["view"]
@@ -159,6 +163,15 @@ class Player:
         asyncio.get_running_loop().create_task(
             self.ws.send(json.dumps({"type": "action", "action": action}))
         )
+
+
+def headers(cookie: str, address: str | None) -> dict[str, str]:
+    """A handshake's headers: the session cookie, and the client address for the
+    servers' one trusted proxy hop (stack.PRODUCTION_ENV's DOBON_PROXY_COUNT)."""
+    out = {"Cookie": cookie}
+    if address is not None:
+        out["X-Forwarded-For"] = address
+    return out
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import time
@@ -28,6 +29,17 @@ def versions(database_url: str, room_ids: list[int]) -> dict[int, int]:
             "SELECT id, version FROM game_game WHERE room_id = ANY(%s)", (room_ids,)
         ).fetchall()
     return {int(g): int(v) for g, v in rows}
+
+
+def load_average() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages: every timing figure says it."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def room_address(number: int) -> str:
+    """The client address of the bench's `number`-th room (1, 2, …): every room its own,
+    so that the servers' per-address limits never refuse the measured players."""
+    return f"10.1.{number // 250}.{number % 250 + 1}"
 
 
 def committed_moves(before: dict[int, int], after: dict[int, int]) -> int:
@@ -62,21 +74,28 @@ class Run:
         return CostMeter(self.procs.groups(), self.args.redis_url, self.args.database_url,
                          self.procs.counters)
 
-    async def add_rooms(self, count: int) -> None:
+    async def add_rooms(self, count: int, idle: bool | None = None,
+                        think: tuple[float, float] | None = None) -> list[int]:
+        """`count` rooms of 4 players (`idle`: nobody acts, 5 s timeouts; default
+        `--idle`), their games started; their room ids."""
         from asgiref.sync import sync_to_async
 
         from game.services import play
 
         a = self.args
-        tables = await sync_to_async(stack.make_tables)(count, 5 if a.idle else 10)
+        idle = a.idle if idle is None else idle
+        think = a.think if think is None else think
+        tables = await sync_to_async(stack.make_tables)(count, 5 if idle else 10)
         fresh = []
         for room, seated in tables:
             self.room_ids.append(room.pk)
+            address = room_address(len(self.room_ids))
             for i, (_, cookie) in enumerate(seated):
                 port = self.ports[len(self.players) % len(self.ports)]
-                owner = self.starter(port, room.pk, cookie) if i == 0 and not a.idle else None
-                p = Player(f"p{len(self.players)}", room.pk, port, cookie, act=not a.idle,
-                           think=a.think, owner_start=owner, gate=self.gate)
+                owner = (self.starter(port, room.pk, cookie, address) if i == 0 and not idle
+                         else None)
+                p = Player(f"p{len(self.players)}", room.pk, port, cookie, act=not idle,
+                           think=think, owner_start=owner, gate=self.gate, address=address)
                 self.players.append(p)
                 fresh.append(p)
         for p in fresh:
@@ -89,12 +108,13 @@ class Run:
                 await sync_to_async(play.start_game)(room, seated[0][0])
             except play.PlayError:
                 pass  # its owner pressed "start" first
-            if a.idle:  # rooms start at different moments, as they would in real life
+            if idle:  # rooms start at different moments, as they would in real life
                 await asyncio.sleep(5.0 / len(tables))
+        return [room.pk for room, _ in tables]
 
-    def starter(self, port: int, room_id: int, cookie: str) -> Any:
+    def starter(self, port: int, room_id: int, cookie: str, address: str) -> Any:
         async def press_start() -> None:
-            await asyncio.to_thread(stack.post_start, port, room_id, cookie)
+            await asyncio.to_thread(stack.post_start, port, room_id, cookie, address)
         return press_start
 
     async def window(self, rooms: int) -> dict[str, Any]:
@@ -104,9 +124,11 @@ class Run:
         before = await asyncio.to_thread(versions, a.database_url, self.room_ids)
         frames = sum(p.frames for p in self.players)
         await asyncio.to_thread(meter.begin)
+        load_start = load_average()
         began = time.time()
         await asyncio.sleep(a.seconds)
         ended = time.time()
+        load_end = load_average()
         frames = sum(p.frames for p in self.players) - frames
         after = await asyncio.to_thread(versions, a.database_url, self.room_ids)
         moves = committed_moves(before, after)
@@ -114,7 +136,9 @@ class Run:
         await asyncio.sleep(1.0)  # the last actions of the window reach their sockets
         sent = [s for p in self.players for s in p.sent if began <= s.at < ended]
         accepted = [s for s in sent if not s.refused]
-        timeouts = [x for p in self.players for x in p.timeouts]
+        # deadlines in this window only: a run may measure several windows
+        timeouts = [late for p in self.players for at, late in p.timeouts
+                    if began <= at - late < ended]
         return {
             "rooms": rooms, "sockets": rooms * 4,
             "connected": sum(1 for p in self.players if p.state is not None),
@@ -124,6 +148,7 @@ class Run:
             "moves_per_second": round(moves / (ended - began), 1),
             "delay_ms": summary_ms(delays(self.players, began, ended)),
             "timeout_delay_ms": summary_ms(timeouts),
+            "load_average": {"start": load_start, "end": load_end},
             **cost,
         }
 

@@ -28,6 +28,10 @@ PRODUCTION_ENV = {
     "CSRF_COOKIE_SECURE": "false",
     "DOBON_INPROCESS_SCHEDULER": "false",
     "LOG_LEVEL": "WARNING",
+    # As behind one reverse proxy: the bench names each client's address in
+    # X-Forwarded-For, so per-address admission limits (game/live/admission.py) see the
+    # victim and the attacker (--attack) as the different clients they are.
+    "DOBON_PROXY_COUNT": "1",
 }
 
 
@@ -47,8 +51,12 @@ def retire_old_games() -> int:
     clocks would otherwise keep the timeout workers busy through this run."""
     from django.utils import timezone
 
-    from game.models import Game
+    from game.models import Game, Match
 
+    # Matches too: running ones count against the site's limit (game/services/limits.py)
+    # and would refuse the next run's --attack cpu-matches.
+    Match.objects.filter(status=Match.Status.RUNNING).update(
+        status=Match.Status.ABORTED, finished_at=timezone.now())
     return Game.objects.filter(status=Game.Status.RUNNING).update(
         status=Game.Status.ABORTED, next_deadline=None, finished_at=timezone.now()
     )
@@ -179,15 +187,28 @@ class Processes:
                 os.killpg(p.pid, signal.SIGKILL)
 
 
-def post_start(port: int, room_id: int, cookie: str) -> int:
+def post_start(port: int, room_id: int, cookie: str, address: str | None = None) -> int:
     """The owner presses "start": a real POST with a CSRF cookie and header."""
+    return post_form(port, f"/rooms/{room_id}/start/", cookie, address)[0]
+
+
+def post_form(port: int, path: str, cookie: str, address: str | None = None,
+              fields: dict[str, str] | None = None) -> tuple[int, str, list[str]]:
+    """A form POST as a browser sends it (CSRF cookie and header, Origin, the client
+    address as a proxy would name it): (status, redirect location, Set-Cookie values);
+    status 0 when the server could not be reached."""
     from django.conf import settings
 
     token = secrets.token_hex(16)
+    headers = {"Cookie": f"{cookie}; {settings.CSRF_COOKIE_NAME}={token}",
+               "X-CSRFToken": token, "Origin": f"http://127.0.0.1:{port}",
+               "Content-Type": "application/x-www-form-urlencoded",
+               "Accept-Language": "en"}  # refusals read in the report as written
+    if address is not None:
+        headers["X-Forwarded-For"] = address
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/rooms/{room_id}/start/", method="POST",
-        headers={"Cookie": f"{cookie}; {settings.CSRF_COOKIE_NAME}={token}",
-                 "X-CSRFToken": token, "Origin": f"http://127.0.0.1:{port}"},
+        f"http://127.0.0.1:{port}{path}", method="POST", headers=headers,
+        data=urllib.parse.urlencode(fields or {}).encode(),
     )
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -195,8 +216,11 @@ def post_start(port: int, room_id: int, cookie: str) -> int:
             return None
 
     try:
-        return int(urllib.request.build_opener(NoRedirect).open(request, timeout=10).status)
-    except urllib.error.HTTPError as exc:
-        return exc.code
+        response = urllib.request.build_opener(NoRedirect).open(request, timeout=30)
+        answer = response.headers
+        status = int(response.status)
+    except urllib.error.HTTPError as exc:  # a redirect not followed lands here too
+        answer, status = exc.headers, exc.code
     except OSError:
-        return 0
+        return 0, "", []
+    return status, answer.get("Location", ""), answer.get_all("Set-Cookie") or []
