@@ -26,6 +26,22 @@ the rooms grow in steps (`--steps`) until the action → last socket p99 passes
 `--idle` measures timeouts instead: nobody acts, every seat is played by the timeouts
 (room timeout 5 s), and the figure is the delay from each deadline to the arrival of the
 automatic action at each socket.
+
+`--attack crowd|watchers|churn|cpu-matches` (comma-separated or repeated) measures a
+victim instead: one room of 4 players at human pace (`--think`, default 1-3) and
+`--victim-idle-rooms` rooms played by their 5 s timeouts, for a window of `--seconds`
+without each attack and then one with it, from `--attack-addresses` client addresses
+(1: one machine; more: a botnet). game/management/bench/attack.py defines the attacks
+(after issue #22's findings); docs/performance.md, "Attacks", has the commands:
+
+    .venv/bin/python manage.py bench_load --daphnes 2 --seconds 30 \
+        --attack crowd,watchers,churn,cpu-matches --out attacks.json
+
+Every result ends with `goals`: each goal of issue #22 the run measured (CPU-ms per
+move at 100 saturated rooms on 2 processes ≤ 5; human-pace p99 at 100 rooms ≤ 50 ms and
+the largest room count within 100 ms; the victim's p99 under each attack ≤ 250 ms), the
+figure and met / not met (game/management/bench/goals.py). `--goals a.json b.json …`
+prints that summary for saved results, without starting anything.
 """
 
 from __future__ import annotations
@@ -42,6 +58,8 @@ from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from game.management.bench.attack import attack_names
 
 
 def think_range(text: str) -> tuple[float, float]:
@@ -65,6 +83,47 @@ def room_steps(text: str) -> list[int]:
     return steps
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from exc
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {value}")
+    return value
+
+
+def count(text: str) -> int:
+    """A number of things that may be none."""
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from exc
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"0 or more, not {value}")
+    return value
+
+
+def attacks_of(chosen: list[list[str]] | None) -> list[str]:
+    """`--attack` given several times, each a comma-separated list: the attacks in order,
+    each once."""
+    out: list[str] = []
+    for names in chosen or []:
+        out += [n for n in names if n not in out]
+    return out
+
+
+def check_modes(options: argparse.Namespace) -> None:
+    """Options that cannot go together: a clear error before anything starts."""
+    if options.attack and options.idle:
+        raise CommandError("--attack measures a victim at human pace: not with --idle")
+    if options.attack and options.steps is not None:
+        raise CommandError("--attack measures one victim room: --steps is for --think alone")
+    if options.attack and options.ports:
+        raise CommandError("--attack starts its own servers (with DOBON_PROXY_COUNT=1): "
+                           "not with --ports")
+
+
 class Command(BaseCommand):
     help = __doc__.split("\n\n")[0] if __doc__ else ""
 
@@ -82,6 +141,26 @@ class Command(BaseCommand):
                                  "(default 50,100,200,…,--rooms)")
         parser.add_argument("--p99-ms", type=float, default=100.0,
                             help="with --think: the action → last socket p99 to stay within")
+        parser.add_argument("--attack", type=attack_names, action="append", default=None,
+                            help="measure a victim room without and with an attack: "
+                                 "crowd, watchers, churn, cpu-matches (comma-separated or "
+                                 "repeated)")
+        parser.add_argument("--attack-addresses", type=positive_int, default=1,
+                            help="with --attack: client addresses the attacker uses "
+                                 "(1 = one machine)")
+        parser.add_argument("--attack-accounts", type=positive_int, default=50,
+                            help="with --attack: the attacker's accounts")
+        parser.add_argument("--attack-sockets", type=positive_int, default=8,
+                            help="with --attack crowd: sockets per account")
+        parser.add_argument("--watchers", type=positive_int, default=400,
+                            help="with --attack watchers: watcher sockets in the victim room")
+        parser.add_argument("--attack-clicks", type=count, default=100,
+                            help="with --attack cpu-matches: \"play now against CPU\" "
+                                 "clicks in 7 s")
+        parser.add_argument("--victim-idle-rooms", type=count, default=1,
+                            help="with --attack: rooms played by their timeouts (lateness)")
+        parser.add_argument("--goals", nargs="+", metavar="JSON", default=None,
+                            help="print the goals summary of saved results and exit")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--out", default="bench-load.json")
 
@@ -89,15 +168,22 @@ class Command(BaseCommand):
         from django.conf import settings
 
         from dobon_site import settings as settings_module
-        from game.management.bench import run, stack
+        from game.management.bench import attack, goals, run, stack
 
         a = argparse.Namespace(**options)
+        if a.goals:
+            self.stdout.write(goals.table(saved_goals(a.goals)))
+            return
+        a.attack = attacks_of(a.attack)
+        check_modes(a)
+        if a.attack and a.think is None:
+            a.think = (1.0, 3.0)  # the victim plays at human pace
         a.database_url = os.environ.get("DATABASE_URL", "")
         a.redis_url = os.environ.get("REDIS_URL", "")
         if not a.database_url.startswith("postgres") or not a.redis_url:
             raise CommandError("set DATABASE_URL=postgres://… and REDIS_URL=redis://… "
                                "(databases of the benchmark's own: Redis is flushed)")
-        if a.think and a.steps is None:
+        if a.think and a.steps is None and not a.attack:
             a.steps = [n for n in (50, 100, 200, 300, 400, 500, 750, 1000) if n < a.rooms]
             a.steps.append(a.rooms)
         if settings.SECRET_KEY == settings_module._DEV_SECRET:
@@ -121,15 +207,33 @@ class Command(BaseCommand):
             if not a.no_celery:
                 procs.celery()
                 time.sleep(3)
-            body = run.search if a.think else run.fixed
+            body = attack.attacks if a.attack else run.search if a.think else run.fixed
             result = asyncio.run(body(a, procs, ports))
         finally:
             procs.stop()
             stack.retire_old_games()
         result = {"daphnes": a.daphnes, "layer": _layer_name(), "idle": a.idle, **result}
+        result["goals"] = goals.judge(result)
         self.stdout.write(json.dumps(result, indent=2))
+        for entry in result.get("attacks", []):
+            self.stdout.write(attack.summary_line(entry))
+        self.stdout.write(goals.table(result["goals"]))
         run.write(result, a.out)
         print(f"(process logs in {logs})", file=sys.stderr)
+
+
+def saved_goals(paths: list[str]) -> list[dict[str, Any]]:
+    """The goals judged from saved `--out` files, in the order given."""
+    from game.management.bench import goals
+
+    lines = []
+    for path in paths:
+        try:
+            result = json.loads(Path(path).read_text())
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"{path}: not a bench_load result ({exc})") from exc
+        lines += [{**line, "goal": f"{line['goal']} [{path}]"} for line in goals.judge(result)]
+    return lines
 
 
 def _layer_name() -> str:
