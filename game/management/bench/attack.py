@@ -139,7 +139,8 @@ class Attacker:
             ws = await connect(f"ws://127.0.0.1:{port}/ws/rooms/{room_id}/",
                                origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
                                additional_headers=headers(cookie, address),
-                               max_size=2**22, open_timeout=30)
+                               # no keepalive pings: a refused socket's ping only logs
+                               max_size=2**22, open_timeout=30, ping_interval=None)
         except InvalidStatus as exc:
             self.stats.refused[f"http_{exc.response.status_code}"] += 1
             return None

@@ -200,10 +200,12 @@ def post_form(port: int, path: str, cookie: str, address: str | None = None,
     from django.conf import settings
 
     token = secrets.token_hex(16)
-    headers = {"Cookie": f"{cookie}; {settings.CSRF_COOKIE_NAME}={token}",
+    # English chosen (the site's language cookie; Japanese otherwise), so that the
+    # refusals read in the report as the code words them.
+    headers = {"Cookie": f"{cookie}; {settings.CSRF_COOKIE_NAME}={token}; "
+                         f"{settings.LANGUAGE_COOKIE_NAME}=en",
                "X-CSRFToken": token, "Origin": f"http://127.0.0.1:{port}",
-               "Content-Type": "application/x-www-form-urlencoded",
-               "Accept-Language": "en"}  # refusals read in the report as written
+               "Content-Type": "application/x-www-form-urlencoded"}
     if address is not None:
         headers["X-Forwarded-For"] = address
     request = urllib.request.Request(
