@@ -51,7 +51,7 @@ RATE_SHARE = 0.95  # of the per-socket message limit: just within it
 MATCHES_FROM_ONE_ACCOUNT = 5  # the case
 MATCH_GAMES = 1000
 CLICK_SECONDS = 7.0  # --attack-clicks "play now against CPU" clicks in this time
-SETTLE_SECONDS = 5.0  # after an attack stops, before the next one's quiet window
+SETTLE_SECONDS = 15.0  # after an attack stops (hundreds of sockets closing), before the next
 
 
 def attack_names(text: str) -> list[str]:
