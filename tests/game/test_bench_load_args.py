@@ -16,6 +16,7 @@ from django.core.management.base import CommandError
 
 from game.management.bench import goals
 from game.management.bench.attack import (
+    Probe,
     attack_names,
     attacker_addresses,
     refusal_text,
@@ -122,6 +123,20 @@ def test_a_refusal_is_read_from_the_messages_cookie():
     value = CookieStorage(None)._encode([Message(constants.ERROR, "Too many games.")])
     assert refusal_text([f"messages={value}; Path=/", "other=1"], "sessionid=x") == (
         "Too many games.")
+
+
+def test_a_newcomer_probe_counts_in_the_window_it_started_in_even_if_still_waiting():
+    import time
+
+    probe = Probe(8000, 1, "sessionid=x", "10.1.0.2")
+    probe.done = [(100.0, 0.05), (102.0, 0.07), (131.0, 6.0)]  # the last began after 130
+    probe.failed = [(104.0, "4409"), (140.0, "4503")]
+    first = probe.figures(100.0, 130.0)
+    assert first["connect_ms"]["n"] == 2 and first["connect_ms"]["max"] == 70.0
+    assert first["failed"] == {"4409": 1} and first["still_waiting"] == 0
+    probe.waiting_since = time.time() - 9.0  # started in this window, no frame yet
+    now = probe.figures(time.time() - 10.0, time.time() + 1.0)
+    assert now["still_waiting"] == 1 and now["connect_ms"]["max"] >= 9000.0
 
 
 # -- goals -----------------------------------------------------------------------------------

@@ -366,12 +366,14 @@ def attack_games(database_url: str, user_ids: list[int]) -> dict[int, int]:
 
 class Probe:
     """Opens a new socket into the victim room every PROBE_SECONDS and times it until
-    its first frame (the issue saw new sockets wait 10–12 s behind a crowd)."""
+    its first frame (the issue saw new sockets wait 10–12 s behind a crowd). A probe
+    belongs to the window it started in; one still waiting counts with its wait so far."""
 
     def __init__(self, port: int, room_id: int, cookie: str, address: str) -> None:
         self.port, self.room_id, self.cookie, self.address = port, room_id, cookie, address
-        self.times: list[float] = []
-        self.failed: Counter[str] = Counter()
+        self.done: list[tuple[float, float]] = []  # (started, seconds until the first frame)
+        self.failed: list[tuple[float, str]] = []  # (started, why)
+        self.waiting_since: float | None = None
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -382,33 +384,41 @@ class Probe:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
 
-    def take(self) -> dict[str, Any]:
-        """The figures since the last take."""
-        out = {"connect_ms": summary_ms(self.times), "failed": dict(self.failed)}
-        self.times, self.failed = [], Counter()
-        return out
+    def figures(self, since: float, until: float) -> dict[str, Any]:
+        """The probes started in [since, until) (time.time() seconds)."""
+        times = [t for at, t in self.done if since <= at < until]
+        waiting = self.waiting_since
+        still = waiting is not None and since <= waiting < until
+        if still:
+            assert waiting is not None
+            times.append(time.time() - waiting)
+        return {"connect_ms": summary_ms(times), "still_waiting": int(still),
+                "failed": dict(Counter(why for at, why in self.failed if since <= at < until))}
 
     async def loop(self) -> None:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         while True:
-            began = time.monotonic()
+            began = time.time()
+            self.waiting_since = began
             try:
                 ws = await connect(f"ws://127.0.0.1:{self.port}/ws/rooms/{self.room_id}/",
                                    origin=f"http://127.0.0.1:{self.port}",  # type: ignore[arg-type]
                                    additional_headers=headers(self.cookie, self.address),
-                                   max_size=2**22, open_timeout=30)
+                                   max_size=2**22, open_timeout=60)
                 try:
-                    await asyncio.wait_for(ws.recv(), 30)
-                    self.times.append(time.monotonic() - began)
+                    await asyncio.wait_for(ws.recv(), 60)
+                    self.done.append((began, time.time() - began))
                 finally:
+                    self.waiting_since = None
                     await ws.close()
             except ConnectionClosed as exc:
-                self.failed[close_code(exc)] += 1
+                self.failed.append((began, close_code(exc)))
             except (OSError, InvalidHandshake, TimeoutError):
-                self.failed["no_handshake"] += 1
-            await asyncio.sleep(max(0.0, began + PROBE_SECONDS - time.monotonic()))
+                self.failed.append((began, "no_handshake"))
+            self.waiting_since = None
+            await asyncio.sleep(max(0.0, began + PROBE_SECONDS - time.time()))
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -458,11 +468,10 @@ def launcher(name: str, args: argparse.Namespace, accounts: list[Account],
 async def measured(run: Run, probe: Probe, rooms: int) -> dict[str, Any]:
     """One window of the victim: `Run.window`'s figures, the newcomer probe's and this
     bench process's own CPU (the attacker's client competes for the same cores)."""
-    probe.take()
-    own = os.times()
+    own, began = os.times(), time.time()
     result = await run.window(rooms)
     after = os.times()
-    result["victim_new_socket"] = probe.take()
+    result["victim_new_socket"] = probe.figures(began, time.time())
     result["bench_client_cpu_seconds"] = round(after.user + after.system
                                                - own.user - own.system, 2)
     result["cpu_percent_of_a_core_by_process"] = {
