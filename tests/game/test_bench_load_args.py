@@ -16,6 +16,7 @@ from django.core.management.base import CommandError
 
 from game.management.bench import goals
 from game.management.bench.attack import (
+    CpuTablePlayer,
     Probe,
     attack_names,
     attacker_addresses,
@@ -137,6 +138,23 @@ def test_a_newcomer_probe_counts_in_the_window_it_started_in_even_if_still_waiti
     probe.waiting_since = time.time() - 9.0  # started in this window, no frame yet
     now = probe.figures(time.time() - 10.0, time.time() + 1.0)
     assert now["still_waiting"] == 1 and now["connect_ms"]["max"] >= 9000.0
+
+
+def state(version: int, turn: int) -> dict[str, Any]:
+    players = [{"seat": 0, "kind": "human"}] + [{"seat": i, "kind": "cpu"} for i in (1, 2, 3)]
+    return {"type": "state", "game": 7, "version": version, "from_version": version - 1,
+            "status": "running", "players": players,
+            "view": {"turn": turn, "turn_deadline": None, "legal_actions": []}}
+
+
+def test_the_cpu_table_times_a_cpus_answer_from_its_turn_to_the_next_version():
+    person = CpuTablePlayer("p", 1, 8000, "sessionid=x", act=False)
+    person.on_state(state(3, turn=0), now=10.0)  # the person's turn: nothing to time
+    person.on_state(state(4, turn=1), now=11.0)  # a CPU's turn
+    person.on_state(state(5, turn=2), now=12.5)  # it answered; the next CPU's turn
+    person.on_state(state(6, turn=0), now=13.0)
+    assert person.cpu_answers == [(11.0, 1.5), (12.5, 0.5)]
+    assert person.answers(11.0, 12.0) == {"n": 1, "p50": 1500.0, "p99": 1500.0, "max": 1500.0}
 
 
 # -- goals -----------------------------------------------------------------------------------

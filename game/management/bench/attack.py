@@ -1,8 +1,9 @@
 """`bench_load --attack`: a victim room's moves with and without an attack (issue #22).
 
-The victim: one room of 4 players acting at human pace (`--think`, 1–3 s by default)
-and `--victim-idle-rooms` rooms whose 4 players never act (5 s timeouts: the clock's
-lateness, as `--idle` measures it), all from addresses of their own, plus a probe that
+The victim: one room of 4 players acting at human pace (`--think`, 1–3 s by default);
+`--victim-idle-rooms` rooms whose 4 players never act (5 s timeouts: the clock's
+lateness, as `--idle` measures it); a room of one person at the same pace and 3 CPUs
+(how long the CPUs take to answer), all from addresses of their own; and a probe that
 opens a new socket into the victim room every `PROBE_SECONDS` (how long a newcomer
 waits). For each attack in turn: a window of `--seconds` without it, then a window of
 `--seconds` with it running; then the attack stops and its games end.
@@ -40,8 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.management.bench import stack
-from game.management.bench.players import headers, summary_ms
-from game.management.bench.run import Run, load_average
+from game.management.bench.players import Player, headers, summary_ms
+from game.management.bench.run import Run, load_average, room_address
 
 ATTACKS = ("crowd", "watchers", "churn", "cpu-matches")
 RETRY_SECONDS = 1.0  # a refused crowd or watcher socket tries again after this
@@ -421,6 +422,70 @@ class Probe:
             await asyncio.sleep(max(0.0, began + PROBE_SECONDS - time.time()))
 
 
+# -- the victim's CPU opponents ---------------------------------------------------------------
+
+
+@dataclass
+class CpuTablePlayer(Player):
+    """A person playing against 3 CPUs (as "play now against CPU" seats them): besides
+    playing, it times each CPU's answer, from a state whose turn is a CPU's to the next
+    version. A CPU thinks 0.6–2 s on its turn (game/services/cpu.py, DELAY_TURN) before
+    it is due; what an attack adds to that shows as the difference."""
+
+    cpu_answers: list[tuple[float, float]] = field(default_factory=list)  # (asked, seconds)
+    asked: tuple[int, int, float] | None = None  # game, version, arrival: a CPU on turn
+
+    def on_state(self, message: dict[str, Any], now: float) -> None:
+        super().on_state(message, now)
+        game, version = message["game"], message["version"]
+        if self.asked is not None and (game, version) > self.asked[:2]:
+            self.cpu_answers.append((self.asked[2], now - self.asked[2]))
+            self.asked = None
+        view = message.get("view")
+        if game is None or not view or message.get("status") != "running":
+            return
+        kinds = {p.get("seat"): p.get("kind") for p in message.get("players") or []}
+        if kinds.get(view.get("turn")) == "cpu":
+            self.asked = (game, version, now)
+
+    def answers(self, since: float, until: float) -> dict[str, Any]:
+        return summary_ms([t for at, t in self.cpu_answers if since <= at < until])
+
+
+def cpu_table() -> tuple[Any, Any, str]:
+    """A room of one signed-in person and 3 `normal` CPUs: (room, person, cookie)."""
+    from game.models import Membership
+    from game.services import rooms
+
+    [(room, seated)] = stack.make_tables(1, timeout=10)
+    Membership.objects.filter(room=room, seat_index__gt=0).delete()
+    for index in range(1, 4):
+        rooms.do_seat_cpu(room, index, "normal")
+    user, cookie = seated[0]
+    return room, user, cookie
+
+
+async def seat_cpu_table(run: Run) -> CpuTablePlayer:
+    """The CPU table's person connected and its first game started. Kept out of
+    `run.players`: its actions would otherwise mix into the victim room's figures."""
+    from asgiref.sync import sync_to_async
+
+    from game.services import play
+
+    room, user, cookie = await sync_to_async(cpu_table)()
+    port = run.ports[0]
+    address = room_address(len(run.room_ids) + 1000)  # apart from the counted rooms'
+    player = CpuTablePlayer("cpu-table", room.pk, port, cookie, act=True,
+                            think=run.args.think, gate=run.gate, address=address,
+                            owner_start=run.starter(port, room.pk, cookie, address))
+    run.tasks.append(asyncio.ensure_future(player.run(run.stop, run.rng)))
+    end = time.monotonic() + 60
+    while player.state is None and time.monotonic() < end:
+        await asyncio.sleep(0.1)
+    await sync_to_async(play.start_game)(room, user)
+    return player
+
+
 # -- the run ---------------------------------------------------------------------------------
 
 
@@ -465,13 +530,16 @@ def launcher(name: str, args: argparse.Namespace, accounts: list[Account],
             "cpu-matches": cpu_matches}[name]
 
 
-async def measured(run: Run, probe: Probe, rooms: int) -> dict[str, Any]:
-    """One window of the victim: `Run.window`'s figures, the newcomer probe's and this
-    bench process's own CPU (the attacker's client competes for the same cores)."""
+async def measured(run: Run, probe: Probe, cpus: CpuTablePlayer,
+                   rooms: int) -> dict[str, Any]:
+    """One window of the victim: `Run.window`'s figures, the newcomer probe's, the CPU
+    table's answers and this bench process's own CPU (the attacker's client competes
+    for the same cores)."""
     own, began = os.times(), time.time()
     result = await run.window(rooms)
     after = os.times()
     result["victim_new_socket"] = probe.figures(began, time.time())
+    result["victim_cpu_answer_ms"] = cpus.answers(began, time.time())
     result["bench_client_cpu_seconds"] = round(after.user + after.system
                                                - own.user - own.system, 2)
     result["cpu_percent_of_a_core_by_process"] = {
@@ -492,6 +560,7 @@ async def attacks(args: argparse.Namespace, procs: stack.Processes,
     if args.victim_idle_rooms:
         await run.add_rooms(args.victim_idle_rooms, idle=True)
     rooms = len(run.room_ids)
+    cpus = await seat_cpu_table(run)
     accounts = await sync_to_async(make_accounts)(args.attack_accounts)
     plan = None
     if "cpu-matches" in args.attack:
@@ -505,13 +574,13 @@ async def attacks(args: argparse.Namespace, procs: stack.Processes,
     await asyncio.sleep(args.think[1])  # the victim into its human rhythm
     out = []
     for name in args.attack:
-        quiet = await measured(run, probe, rooms)
+        quiet = await measured(run, probe, cpus, rooms)
         print(f"{name}: without, victim p99 {quiet['delay_ms']['p99']} ms", flush=True)
         attacker = Attacker(ports, attacker_addresses(args.attack_addresses), asyncio.Event())
         games_before = await asyncio.to_thread(attack_games, args.database_url,
                                                [u.pk for u in attack_users])
         launcher(name, args, accounts, victim, plan)(attacker)
-        loud = await measured(run, probe, rooms)
+        loud = await measured(run, probe, cpus, rooms)
         games_after = await asyncio.to_thread(attack_games, args.database_url,
                                               [u.pk for u in attack_users])
         await attacker.finish()
@@ -526,7 +595,10 @@ async def attacks(args: argparse.Namespace, procs: stack.Processes,
                     "without": quiet, "with": loud, "attack_figures": figures})
         await asyncio.sleep(SETTLE_SECONDS)
     await probe.stop()
+    if cpus.ws is not None:
+        await cpus.ws.close()
     return {"victim": {"rooms_acting": 1, "rooms_idle": args.victim_idle_rooms,
+                       "cpu_table": "1 person at the same pace, 3 normal CPUs",
                        "think": list(args.think)},
             "attack_accounts": args.attack_accounts, "attack_sockets": args.attack_sockets,
             "watchers": args.watchers, "attacks": out,
