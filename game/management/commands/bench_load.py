@@ -131,7 +131,10 @@ class Command(BaseCommand):
         parser.add_argument("--rooms", type=int, default=100)
         parser.add_argument("--seconds", type=float, default=30)
         parser.add_argument("--daphnes", type=int, default=1)
-        parser.add_argument("--ports", default="", help="use running daphne processes instead")
+        parser.add_argument("--ports", default="",
+                            help="use running daphne processes instead (run them with "
+                                 "DOBON_PROXY_COUNT=1: each room's players name their own "
+                                 "address, or the per-address limits refuse them)")
         parser.add_argument("--no-celery", action="store_true", help="no worker and beat")
         parser.add_argument("--idle", action="store_true", help="nobody acts: measure timeouts")
         parser.add_argument("--think", type=think_range, default=None,
@@ -189,8 +192,10 @@ class Command(BaseCommand):
         if settings.SECRET_KEY == settings_module._DEV_SECRET:
             # The servers run with DEBUG off, which refuses the development key; they
             # inherit this process's key so that the sessions it creates stay valid.
-            raise CommandError("set SECRET_KEY (any random string): the benchmark's "
-                               "production-mode servers refuse the development key")
+            raise CommandError("set SECRET_KEY (50 random characters or more, e.g. "
+                               "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+                               "): the benchmark's production-mode servers refuse the "
+                               "development key and weak ones")
         stack.ensure_database(a.database_url)
         import redis
 
