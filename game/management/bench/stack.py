@@ -155,10 +155,11 @@ class Processes:
         wait_port(port)
         return port
 
-    def celery(self) -> None:
+    def celery(self, concurrency: int = 2) -> None:
         self.start("worker", "worker", [
             str(BIN / "celery"), "-A", "dobon_site", "worker", "-l", "warning",
-            "--concurrency=2", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
+            "--without-heartbeat",
         ])
         self.start("beat", "beat", [str(BIN / "celery"), "-A", "dobon_site", "beat", "-l",
                                     "warning", "--schedule", str(self.logs / "beat-schedule")])

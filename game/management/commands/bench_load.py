@@ -136,6 +136,9 @@ class Command(BaseCommand):
                                  "DOBON_PROXY_COUNT=1: each room's players name their own "
                                  "address, or the per-address limits refuse them)")
         parser.add_argument("--no-celery", action="store_true", help="no worker and beat")
+        parser.add_argument("--worker-concurrency", type=int, default=2,
+                            help="the Celery worker's pool processes (its tasks mostly wait "
+                                 "on PostgreSQL and Redis, so more than the cores can pay)")
         parser.add_argument("--idle", action="store_true", help="nobody acts: measure timeouts")
         parser.add_argument("--think", type=think_range, default=None,
                             help="human pace: seconds before each action, LOW-HIGH (e.g. 1-3)")
@@ -210,7 +213,7 @@ class Command(BaseCommand):
             ports = ([int(p) for p in a.ports.split(",")] if a.ports
                      else [procs.daphne() for _ in range(a.daphnes)])
             if not a.no_celery:
-                procs.celery()
+                procs.celery(a.worker_concurrency)
                 time.sleep(3)
             body = attack.attacks if a.attack else run.search if a.think else run.fixed
             result = asyncio.run(body(a, procs, ports))
