@@ -846,8 +846,19 @@ class Game:
     def _play(self, seat: int, ids: list[int], now: float, cut_in: bool,
               cards: list[str] | None = None) -> list[Event]:
         """Put down ``ids`` (``cards`` are their codes when the caller has them)."""
-        points = self._remove(seat, ids)
-        hand, totals, hand_points = self._hands[seat], self._class_total, self._points
+        hand, totals = self._hands[seat], self._class_total
+        points = 0
+        for card in ids:
+            hand.remove(card)
+            left = hand.count(card)
+            if not left:
+                self._masks[seat] ^= _BIT[card]
+            elif left == 1:
+                self._multi[seat] ^= _BIT[card]
+            totals[CLASS_OF[card]] -= 1
+            points += POINTS[card]
+        hand_points = self._points
+        hand_points[seat] -= points
         self._discards += ids
         self._lp_seat, self._lp_count, self._lp_points = seat, len(ids), points
         if self._chance_dl is not None:  # R7.2a: a new play closes every chance before it
@@ -877,22 +888,6 @@ class Game:
                 or totals[cls] > _class_count(hand, cls)):
             return [played, clock] + self._open_chances(seat, now)
         return [played, clock]
-
-    def _remove(self, seat: int, ids: list[int]) -> int:
-        """Take ``ids`` out of the hand, keeping the derived counts; returns their points."""
-        hand, totals = self._hands[seat], self._class_total
-        points = 0
-        for card in ids:
-            hand.remove(card)
-            left = hand.count(card)
-            if not left:
-                self._masks[seat] ^= _BIT[card]
-            elif left == 1:
-                self._multi[seat] ^= _BIT[card]
-            totals[CLASS_OF[card]] -= 1
-            points += POINTS[card]
-        self._points[seat] -= points
-        return points
 
     def _play_single(self, seat: int, card: int, now: float) -> list[Event]:
         """_play for one card held once, played on turn: a ``_mv_singles`` play, half of
@@ -1038,8 +1033,17 @@ class Game:
         got.reverse()  # the next card is the deck's last
         del deck[start:]
         self._hands[seat] += got
-        self._masks[seat], self._multi[seat], points = _tally(
-            got, self._masks[seat], self._multi[seat], self._class_total)
+        totals = self._class_total
+        mask, multi, points = self._masks[seat], self._multi[seat], 0
+        for card in got:
+            bit = _BIT[card]
+            if mask & bit:
+                multi |= bit
+            else:
+                mask |= bit
+            totals[CLASS_OF[card]] += 1
+            points += POINTS[card]
+        self._masks[seat], self._multi[seat] = mask, multi
         self._points[seat] += points
         return got
 
@@ -1058,7 +1062,15 @@ class Game:
         self._masks, self._multi, self._points = [], [], []
         totals = self._class_total = [0] * N_CLASSES
         for hand in self._hands:
-            mask, multi, points = _tally(hand, 0, 0, totals)
+            mask = multi = points = 0
+            for card in hand:
+                bit = _BIT[card]
+                if mask & bit:
+                    multi |= bit
+                else:
+                    mask |= bit
+                totals[CLASS_OF[card]] += 1
+                points += POINTS[card]
             self._masks.append(mask)
             self._multi.append(multi)
             self._points.append(points)
@@ -1539,21 +1551,6 @@ def _force_plays(counts: tuple[int, ...], hand_size: int,
                 codes = tuple(CODE[i] for i in ids)
                 plays[codes] = (ids, cut_in, play_action(codes))
     return plays
-
-
-def _tally(cards: list[int], mask: int, multi: int, totals: list[int]) -> tuple[int, int, int]:
-    """Count ``cards`` into a hand's masks (a bit per card held, and per card held more
-    than once) and into the class totals; returns the new masks and the cards' points."""
-    points = 0
-    for card in cards:
-        bit = _BIT[card]
-        if mask & bit:
-            multi |= bit
-        else:
-            mask |= bit
-        totals[CLASS_OF[card]] += 1
-        points += POINTS[card]
-    return mask, multi, points
 
 
 def _choose(color: int) -> Callable[[Game, int, float], list[Event]]:
