@@ -22,9 +22,10 @@ from __future__ import annotations
 import json
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from game.rules import Game
 
@@ -35,6 +36,32 @@ Observer = Callable[[int, View, Sequence[Event], "Action | None"], None]
 
 # A game takes a few hundred actions; this only stops a loop that never ends.
 _MAX_STEPS = 50_000
+
+
+class _Outcome(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class Engine(Protocol):
+    """What a driver uses of a game: both engines' ``Game`` have it (ENGINE_API.md)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def result(self) -> _Outcome | None: ...
+
+    @property
+    def next_deadline(self) -> float | None: ...
+
+    def view(self, seat: int) -> dict[str, Any]: ...
+
+    def apply(self, seat: int, action: Action, now: float) -> list[dict[str, Any]]: ...
+
+    def advance(self, now: float) -> list[dict[str, Any]]: ...
+
+
+G = TypeVar("G", bound=Engine)
 
 
 class PolicyError(RuntimeError):
@@ -77,35 +104,52 @@ def play_game(policies: Sequence[Policy], *, seed: int, first_player: int = 0, r
     return _Match(game, policies, seed, now, observe, roundtrip).run()
 
 
-class _Match:
-    def __init__(self, game: Game, policies: Sequence[Policy], seed: int, now: float,
+class Driver(ABC, Generic[G]):
+    """The loop both games' drivers share (``play_game`` here, ``play_round`` for trump):
+    ask the seats that can act in ``_order``, apply the first answer that is not ``None``
+    and ask again; when every seat waits, jump the clock to the engine's next deadline.
+
+    A subclass says who is asked first, what its ``start`` event is, how its answers are
+    checked, how its generator is named (``rng_name``: the order in which seats are asked
+    follows from it, so renaming it changes how every seeded game goes) and when a loop
+    is too long (``max_steps``; ``what`` names the game in that error).
+    """
+
+    rng_name: ClassVar[str]
+    max_steps: ClassVar[int]
+    what: ClassVar[str]
+
+    def __init__(self, game: G, policies: Sequence[Policy], seed: int, now: float,
                  observe: Observer | None, roundtrip: bool) -> None:
         self.game, self.policies, self.now = game, policies, now
         self.observe, self.roundtrip = observe, roundtrip
-        self.rng = random.Random(f"driver:{seed}")
+        self.rng = random.Random(f"{self.rng_name}:{seed}")
         self.logs: list[list[Event]] = [[] for _ in range(game.players)]
         self.record = GameRecord(result={}, seconds_by_seat=[0.0] * game.players,
                                  decisions_by_seat=[0] * game.players)
-        self._deliver([start_event(game)])
+        self._deliver([self._start_event()])
+
+    @abstractmethod
+    def _start_event(self) -> Event:
+        """The event every seat is told first, as the service layer does."""
+
+    @abstractmethod
+    def _order(self) -> list[int]:
+        """The seats to ask, first asked first."""
+
+    def _is_answer(self, view: View, action: Action) -> bool:
+        """Whether the engine takes ``action`` from this seat: one of its legal actions."""
+        return action in view["legal_actions"]
 
     def run(self) -> GameRecord:
-        game = self.game
-        for _ in range(_MAX_STEPS):
-            if game.result is not None:
-                self.record.result = game.result.to_dict()
+        for _ in range(self.max_steps):
+            result = self.game.result
+            if result is not None:
+                self.record.result = result.to_dict()
                 return self.record
             if not self._one_action():
                 self._advance()
-        raise RuntimeError(f"game did not finish in {_MAX_STEPS} steps")
-
-    def _order(self) -> list[int]:
-        game = self.game
-        chances = [s for s in range(game.players) if game.chances(s)]
-        self.rng.shuffle(chances)
-        actor = game.turn if game.turn is not None else game.chooser
-        if actor is not None and actor not in chances:
-            chances.append(actor)
-        return chances
+        raise RuntimeError(f"{self.what} did not finish in {self.max_steps} steps")
 
     def _one_action(self) -> bool:
         """Ask the seats that can act; apply the first answer. False when all wait."""
@@ -116,7 +160,7 @@ class _Match:
             action = self._ask(seat, view)
             if action is None:
                 continue
-            if action not in view["legal_actions"]:
+            if not self._is_answer(view, action):
                 raise PolicyError(f"seat {seat} answered {action!r}, not a legal action")
             self._deliver(self.game.apply(seat, action, self.now))
             self.record.actions += 1
@@ -152,3 +196,21 @@ class _Match:
                     log.append(event)
             else:
                 self.logs[to].append(event)
+
+
+class _Match(Driver[Game]):
+    rng_name = "driver"
+    max_steps = _MAX_STEPS
+    what = "game"
+
+    def _start_event(self) -> Event:
+        return start_event(self.game)
+
+    def _order(self) -> list[int]:
+        game = self.game
+        chances = [s for s in range(game.players) if game.chances(s)]
+        self.rng.shuffle(chances)
+        actor = game.turn if game.turn is not None else game.chooser
+        if actor is not None and actor not in chances:
+            chances.append(actor)
+        return chances

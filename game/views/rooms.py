@@ -3,6 +3,7 @@ game.services.rooms and renders or redirects with a message."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -244,19 +245,27 @@ def room_settings(request: HttpRequest, room_id: int) -> HttpResponse:
     return render(request, "game/room_settings.html", context)
 
 
+def _change_member(request: HttpRequest, room: Room, user_id: int, member: Membership | None,
+                   change: Callable[[Room, Any, int], Room], *, done: str) -> HttpResponse:
+    """The owner's post that removes a member or hands the room over: the service refuses
+    what may not be done (its message is shown), else ``done`` names the member."""
+    try:
+        change(room, request.user, user_id)
+    except RoomError as exc:
+        messages.error(request, exc.message)
+    else:
+        name = member.user.username if member else ""
+        messages.success(request, done % {"name": name})
+    return redirect(room)
+
+
 @login_required
 def remove_member(request: HttpRequest, room_id: int, user_id: int) -> HttpResponse:
     room = _owned_room(request, room_id)
     member = _member(room, user_id)
     if request.method == "POST":
-        try:
-            rooms.remove_member(room, request.user, user_id)
-        except RoomError as exc:
-            messages.error(request, exc.message)
-        else:
-            name = member.user.username if member else ""
-            messages.success(request, _("%(name)s no longer sits here.") % {"name": name})
-        return redirect(room)
+        return _change_member(request, room, user_id, member, rooms.remove_member,
+                              done=_("%(name)s no longer sits here."))
     if member is None or user_id == request.user.pk:
         messages.error(request, _("That person does not sit in this room."))
         return redirect(room)
@@ -277,14 +286,8 @@ def transfer_ownership(request: HttpRequest, room_id: int, user_id: int) -> Http
     room = _owned_room(request, room_id)
     member = _member(room, user_id)
     if request.method == "POST":
-        try:
-            rooms.transfer_ownership(room, request.user, user_id)
-        except RoomError as exc:
-            messages.error(request, exc.message)
-        else:
-            name = member.user.username if member else ""
-            messages.success(request, _("%(name)s now owns this room.") % {"name": name})
-        return redirect(room)
+        return _change_member(request, room, user_id, member, rooms.transfer_ownership,
+                              done=_("%(name)s now owns this room."))
     if member is None or user_id == request.user.pk:
         messages.error(request, _("Only someone seated in the room can become its owner."))
         return redirect(room)

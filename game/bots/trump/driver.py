@@ -17,15 +17,12 @@ True
 
 from __future__ import annotations
 
-import json
-import random
-import time
 from collections.abc import Sequence
 
 from game.rules.trump import Game
 
 from ..base import Action, Policy
-from ..driver import GameRecord, Observer, PolicyError
+from ..driver import Driver, GameRecord, Observer
 from .common import is_answer
 from .knowledge import Event, View
 
@@ -53,26 +50,13 @@ def play_round(policies: Sequence[Policy], *, seed: int, preset: str = "au",
     return _Round(game, policies, seed, now, observe, roundtrip).run()
 
 
-class _Round:
-    def __init__(self, game: Game, policies: Sequence[Policy], seed: int, now: float,
-                 observe: Observer | None, roundtrip: bool) -> None:
-        self.game, self.policies, self.now = game, policies, now
-        self.observe, self.roundtrip = observe, roundtrip
-        self.rng = random.Random(f"trump-driver:{seed}")
-        self.logs: list[list[Event]] = [[] for _ in range(game.players)]
-        self.record = GameRecord(result={}, seconds_by_seat=[0.0] * game.players,
-                                 decisions_by_seat=[0] * game.players)
-        self._deliver([start_event(game)])
+class _Round(Driver[Game]):
+    rng_name = "trump-driver"
+    max_steps = _MAX_STEPS
+    what = "round"
 
-    def run(self) -> GameRecord:
-        for _ in range(_MAX_STEPS):
-            result = self.game.result
-            if result is not None:
-                self.record.result = result.to_dict()
-                return self.record
-            if not self._one_action():
-                self._advance()
-        raise RuntimeError(f"round did not finish in {_MAX_STEPS} steps")
+    def _start_event(self) -> Event:
+        return start_event(self.game)
 
     def _order(self) -> list[int]:
         turn = self.game.turn
@@ -80,47 +64,6 @@ class _Round:
         self.rng.shuffle(others)
         return others + ([turn] if turn is not None else [])
 
-    def _one_action(self) -> bool:
-        for seat in self._order():
-            view = self.game.view(seat)
-            if not view["legal_actions"]:
-                continue
-            action = self._ask(seat, view)
-            if action is None:
-                continue
-            if not is_answer(view, action):
-                raise PolicyError(f"seat {seat} answered {action!r}, not a legal action")
-            self._deliver(self.game.apply(seat, action, self.now))
-            self.record.actions += 1
-            return True
-        return False
-
-    def _ask(self, seat: int, view: View) -> Action | None:
-        events: Sequence[Event] = list(self.logs[seat])
-        if self.roundtrip:
-            view, events = json.loads(json.dumps(view)), json.loads(json.dumps(events))
-        start = time.process_time()
-        action = self.policies[seat].act(view, events)
-        self.record.seconds_by_seat[seat] += time.process_time() - start
-        self.record.decisions_by_seat[seat] += 1
-        self.record.decisions += 1
-        if self.observe is not None:
-            self.observe(seat, view, events, action)
-        return action
-
-    def _advance(self) -> None:
-        deadline = self.game.next_deadline
-        if deadline is None:
-            raise RuntimeError("nobody can act and no deadline is pending")
-        self.now = max(self.now, deadline)
-        self._deliver(self.game.advance(self.now))
-        self.record.timeouts += 1
-
-    def _deliver(self, events: Sequence[Event]) -> None:
-        for event in events:
-            to = event["to"]
-            if to is None:
-                for log in self.logs:
-                    log.append(event)
-            else:
-                self.logs[to].append(event)
+    def _is_answer(self, view: View, action: Action) -> bool:
+        """A bid within the auction's descriptor is taken too (T21.46)."""
+        return is_answer(view, action)

@@ -424,19 +424,11 @@ class Game:
 
     def draw(self, seat: int, now: float) -> list[Event]:
         """The optional draw of one card (R4.2), or taking the open draw stack (R5.2)."""
-        self._check_seat(seat)
-        now = _as_time(now)
-        self._check_draw(seat)
-        self._mv_seat = -1
-        return self._draw_or_take(seat, now)
+        return self._checked(seat, now, self._check_draw, self._draw_or_take)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
         """Pass after the optional draw (R4.2)."""
-        self._check_seat(seat)
-        now = _as_time(now)
-        self._check_pass(seat)
-        self._mv_seat = -1
-        return self._pass(seat, now)
+        return self._checked(seat, now, self._check_pass, self._pass)
 
     def choose_color(self, seat: int, color: str, now: float) -> list[Event]:
         """Choose the colour after a W or W+4 (R6), ``color`` in ``"R" "B" "G" "Y"``."""
@@ -463,27 +455,25 @@ class Game:
 
     def dobon(self, seat: int, now: float) -> list[Event]:
         """Declare dobon on the last play (R9)."""
-        self._check_seat(seat)
-        now = _as_time(now)
-        self._check_dobon(seat)
-        self._mv_seat = -1
-        return self._declare(seat, now)
+        return self._checked(seat, now, self._check_dobon, self._declare)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
         """Return a dobon (R10)."""
-        self._check_seat(seat)
-        now = _as_time(now)
-        self._check_return(seat)
-        self._mv_seat = -1
-        return self._return(seat, now)
+        return self._checked(seat, now, self._check_return, self._return)
 
     def decline(self, seat: int, now: float) -> list[Event]:
         """Let all of this seat's open chances lapse (R7.6, R9.2, R10.2)."""
+        return self._checked(seat, now, self._check_decline, self._decline)
+
+    def _checked(self, seat: int, now: float, check: Callable[[int], None],
+                 do: Callable[[int, float], list[Event]]) -> list[Event]:
+        """Check, then do, an action that names only the seat (draw, pass, dobon, return,
+        decline): an illegal one raises before anything changes."""
         self._check_seat(seat)
         now = _as_time(now)
-        self._check_decline(seat)
+        check(seat)
         self._mv_seat = -1
-        return self._decline(seat, now)
+        return do(seat, now)
 
     def apply(self, seat: int, action: Action, now: float) -> list[Event]:
         """Any action given as a dict (the shapes :meth:`legal_actions` lists).
@@ -720,8 +710,12 @@ class Game:
         """R4.1 matching, or R5.1 stacking when a draw stack is open."""
         top_rank = RANK[self._discards[-1]]
         if self._stack:
-            return bool(STACK_ON[top_rank] >> card & 1)
+            return bool(self._stack_mask(top_rank) >> card & 1)
         return bool(MATCH[self._color + 1][top_rank] >> card & 1)
+
+    def _stack_mask(self, top_rank: int) -> int:
+        """R5.1: the ids that may go on an open draw stack topped by this rank."""
+        return STACK_ON[top_rank]
 
     # ------------------------------------------------------------------ checks
 
@@ -759,8 +753,7 @@ class Game:
 
     def _check_turn_play(self, seat: int, ids: list[int]) -> None:
         self._check_in_hand(seat, ids)
-        cls = CLASS_OF[ids[0]]
-        if any(CLASS_OF[i] != cls for i in ids):
+        if not self._together(ids):
             _fail("not_identical", "cards played together must be identical (R2.2)")
         if not self._playable(ids[0]):
             if self._stack:
@@ -768,9 +761,13 @@ class Game:
             _fail("does_not_match", f"{CODE[ids[0]]} does not match the field (R4.1)")
         self._check_going_out(seat, ids)
 
+    def _together(self, ids: list[int]) -> bool:
+        """R2.2: cards played together are identical."""
+        cls = CLASS_OF[ids[0]]
+        return all(CLASS_OF[i] == cls for i in ids)
+
     def _check_cut_in(self, seat: int, ids: list[int]) -> None:
-        top_cls = CLASS_OF[self._discards[-1]]
-        if any(CLASS_OF[i] != top_cls for i in ids):
+        if not self._cut_in_cards(ids):
             _fail("not_your_turn", "it is not your turn")
         if self._phase is _AGARI_WAIT:
             _fail("no_cut_in_on_going_out", "no cut-in on a going-out play, only dobon (R7.3)")
@@ -778,10 +775,20 @@ class Game:
             _fail("no_cut_in_on_first_card", "nobody can cut in on the first card (R3.4)")
         if seat == self._lp_seat:
             _fail("cannot_cut_in_own_play", "you cannot cut in on your own play (R7.1)")
+        self._check_cut_in_on_stack()
         self._check_in_hand(seat, ids)
         self._check_going_out(seat, ids)
         if not self._chances[seat] & CUT_IN:
             _fail("window_closed", "the chance to cut in on this play has closed (R7.2)")
+
+    def _cut_in_cards(self, ids: list[int]) -> bool:
+        """R7.1: a cut-in plays cards identical to the top card."""
+        top_cls = CLASS_OF[self._discards[-1]]
+        return all(CLASS_OF[i] == top_cls for i in ids)
+
+    def _check_cut_in_on_stack(self) -> None:
+        """Refuse a cut-in on an open draw stack: nothing to refuse here (R7 allows it);
+        some house rules do (H3)."""
 
     def _check_turn(self, seat: int) -> None:
         self._check_running()
@@ -993,6 +1000,11 @@ class Game:
         if not any(self._chances):
             self._chance_dl = None
 
+    def _dobon_bit(self, seat: int) -> int:
+        """``DOBON`` when ``seat``'s hand points equal the last play's (R9.1), else 0
+        (``_open_chances`` makes the same test inline: it runs on every play)."""
+        return DOBON if self._points[seat] == self._lp_points else 0
+
     def _go_out(self, seat: int, last: int, now: float) -> list[Event]:
         """R8.2: a going-out play waits for dobon declarations when any seat can."""
         self._color = COLOR_OF[last]
@@ -1001,7 +1013,7 @@ class Game:
         events: list[Event] = [{"type": "agari", "to": None, "seat": seat}]
         deadline = now + self._timeout
         for s in range(self._n):
-            if s != seat and self._points[s] == self._lp_points:
+            if s != seat and self._dobon_bit(s):
                 self._chances[s] = DOBON
                 events.append({"type": "chance", "to": s, "seat": s, "kinds": ["dobon"],
                                "deadline": deadline})
@@ -1148,13 +1160,23 @@ class Game:
         """R9.4: the first dobon stops the game; others with an open chance may follow."""
         event: Event = {"type": "dobon", "to": None, "seat": seat, "target": self._lp_seat,
                         "hand": [CODE[i] for i in self._hands[seat]]}
+        self._annotate_declaration(event, seat)
         self._chances[seat] = 0
         self._declarers.append(seat)
         if self._phase is not _DOBON_WAIT:
             self._stop_for_dobon(now)
+        self._close_other_dobons()
         if any(self._chances):
             return [event]
         return [event] + self._close_dobon_wait(now)
+
+    def _annotate_declaration(self, event: Event, seat: int) -> None:
+        """What a dobon or return event tells beyond the hand: nothing here (house rules
+        add the expression, H8.4)."""
+
+    def _close_other_dobons(self) -> None:
+        """After a declaration every other open dobon chance stays open here (R9.4);
+        house rules may close some (H11)."""
 
     def _stop_for_dobon(self, now: float) -> None:
         self._target = self._lp_seat
@@ -1168,7 +1190,7 @@ class Game:
         """R10.1: the dobon'd seat may return when its remaining hand equals the play."""
         self._chances = [0] * self._n
         target = self._target
-        if self._hands[target] and self._points[target] == self._lp_points:
+        if self._hands[target] and self._may_return(target):
             self._phase = _RETURN_WAIT
             self._chances[target] = RETURN
             self._chance_dl = now + self._timeout
@@ -1177,9 +1199,14 @@ class Game:
         self._chance_dl = None
         return self._finish(self._settle_dobon(returned=False), self._declarers[-1])
 
+    def _may_return(self, target: int) -> bool:
+        """R10.1: the dobon'd seat's remaining hand points equal the play's."""
+        return self._points[target] == self._lp_points
+
     def _return(self, seat: int, now: float) -> list[Event]:
         event: Event = {"type": "return", "to": None, "seat": seat,
                         "hand": [CODE[i] for i in self._hands[seat]]}
+        self._annotate_declaration(event, seat)
         return [event] + self._finish(self._settle_dobon(returned=True), seat)
 
     def _settle_dobon(self, returned: bool) -> Result:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import COLOR_CHOICES, SIMPLE, SWAPS, play_action
+from .actions import SWAPS, play_action
 from .cards import (
     CLASS_OF,
     CODE,
@@ -54,7 +54,6 @@ from .game import (
     _WAITS,
     CUT_IN,
     DOBON,
-    RETURN,
     Event,
     Game,
     Move,
@@ -148,24 +147,7 @@ class HouseGame(Game):
             self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, {}
             self._mv_other = tuple(SWAPS[s] for s in range(self._n) if s != seat)
             return
-        bits = self._chances[seat]
-        if seat == self._turn:
-            self._find_turn_plays(seat)
-            other = list(self._mv_other)
-        else:
-            self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, {}
-            other = []
-            if self._phase is _COLOR and seat == self._chooser:
-                other += COLOR_CHOICES
-            elif bits & CUT_IN:
-                self._mv_plays = self._cut_in_plays(seat)
-        if bits & DOBON:
-            other.append(SIMPLE["dobon"])
-        if bits & RETURN:
-            other.append(SIMPLE["return"])
-        if bits:
-            other.append(SIMPLE["decline"])
-        self._mv_other = tuple(other)
+        super()._find_moves(seat)
 
     def _stack_mask(self, top_rank: int) -> int:
         """R5.1, H3.1 (cross) and H3.3 (off): the ids that may go on the open stack."""
@@ -273,9 +255,9 @@ class HouseGame(Game):
         super()._check_turn(seat)
 
     def _together(self, ids: list[int]) -> bool:
-        """R2.2 identical cards, or H5.1 number cards of one number in any colours."""
-        cls = CLASS_OF[ids[0]]
-        if all(CLASS_OF[i] == cls for i in ids):
+        """R2.2 identical cards, or H5.1 number cards of one number in any colours (H5.2:
+        the first card is the one that must match the field)."""
+        if super()._together(ids):
             return True
         return (self._rules.mixed_color_multi and all(IS_NUMBER[i] for i in ids)
                 and len({RANK[i] for i in ids}) == 1)
@@ -283,22 +265,6 @@ class HouseGame(Game):
     def _check_going_out(self, seat: int, ids: list[int]) -> None:
         if not self._rules.action_finish:  # H4.1: any play may go out
             super()._check_going_out(seat, ids)
-
-    def _playable(self, card: int) -> bool:
-        top_rank = RANK[self._discards[-1]]
-        if self._stack:
-            return bool(self._stack_mask(top_rank) >> card & 1)
-        return bool(MATCH[self._color + 1][top_rank] >> card & 1)
-
-    def _check_turn_play(self, seat: int, ids: list[int]) -> None:
-        self._check_in_hand(seat, ids)
-        if not self._together(ids):
-            _fail("not_identical", "cards played together must be identical (R2.2)")
-        if not self._playable(ids[0]):  # H5.2: the first card must match
-            if self._stack:
-                _fail("must_draw_or_stack", "stack a draw card or take the stack (R5)")
-            _fail("does_not_match", f"{CODE[ids[0]]} does not match the field (R4.1)")
-        self._check_going_out(seat, ids)
 
     def _cut_in_cards(self, ids: list[int]) -> bool:
         """R7.1, or H2.1: number cards of the top's number (H5: in several colours)."""
@@ -314,27 +280,14 @@ class HouseGame(Game):
     def _check_cut_in(self, seat: int, ids: list[int]) -> None:
         if self._rules.cut_in == "off":  # H2.2
             _fail("cut_in_off", "cut-ins are off at this table (H2)")
-        if not self._cut_in_cards(ids):
-            _fail("not_your_turn", "it is not your turn")
-        if self._phase is _AGARI_WAIT:
-            _fail("no_cut_in_on_going_out", "no cut-in on a going-out play, only dobon (R7.3)")
-        if self._lp_seat < 0:
-            _fail("no_cut_in_on_first_card", "nobody can cut in on the first card (R3.4)")
-        if seat == self._lp_seat:
-            _fail("cannot_cut_in_own_play", "you cannot cut in on your own play (R7.1)")
+        super()._check_cut_in(seat, ids)
+
+    def _check_cut_in_on_stack(self) -> None:
         if self._cut_in_blocked():
             _fail("no_cut_in_on_stack", "no cut-in on an open draw stack at this table (H3)")
-        self._check_in_hand(seat, ids)
-        self._check_going_out(seat, ids)
-        if not self._chances[seat] & CUT_IN:
-            _fail("window_closed", "the chance to cut in on this play has closed (R7.2)")
 
     def _check_pass(self, seat: int) -> None:
-        self._check_turn(seat)
-        if self._stack:
-            _fail("must_draw_or_stack", "stack a draw card or take the stack (R5)")
-        if not self._drawn:
-            _fail("must_draw_before_pass", "you may pass only after drawing (R4.2)")
+        super()._check_pass(seat)
         if self._rules.draw_until_playable:  # H7.2
             _fail("must_play_after_draw", "after drawing until playable you must play (H7)")
 
@@ -385,8 +338,9 @@ class HouseGame(Game):
         return expression([POINTS[c] for c in self._hands[seat]], self._lp_points, True)
 
     def _dobon_bit(self, seat: int) -> int:
-        """Whether ``seat`` has a dobon chance on the last play: H10.1 every seat with its
-        rights under blind dobon, else the seat whose hand makes the play (R9.1)."""
+        """Whether ``seat`` has a dobon chance on the last play (and is asked in R8.2's
+        wait): H10.1 / H10.2 every seat with its rights under blind dobon, else the seat
+        whose hand makes the play (R9.1)."""
         if self._lost[seat]:
             return 0
         if self._rules.blind_dobon or self._makes(self._hands[seat]):
@@ -474,23 +428,6 @@ class HouseGame(Game):
         if events:
             self._chance_dl = deadline
         return events
-
-    def _go_out(self, seat: int, last: int, now: float) -> list[Event]:
-        """R8.2; H10.2: under blind dobon every other seat with its rights is asked."""
-        self._color = COLOR_OF[last]
-        self._phase = _AGARI_WAIT
-        self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
-        events: list[Event] = [{"type": "agari", "to": None, "seat": seat}]
-        deadline = now + self._timeout
-        for s in range(self._n):
-            if s != seat and self._dobon_bit(s):
-                self._chances[s] = DOBON
-                events.append({"type": "chance", "to": s, "seat": s, "kinds": ["dobon"],
-                               "deadline": deadline})
-        if len(events) > 1:
-            self._chance_dl = deadline
-            return events
-        return events + self._all_answered(now)
 
     # -- H6: 7-0
 
@@ -600,6 +537,7 @@ class HouseGame(Game):
             self._late = {}
 
     def _stop_for_dobon(self, now: float) -> None:
+        self._dobon_dir = self._dir  # H11.2
         super()._stop_for_dobon(now)  # every chance left runs one timeout from the dobon
         self._late = {}
 
@@ -684,23 +622,18 @@ class HouseGame(Game):
     def _declare(self, seat: int, now: float) -> list[Event]:
         if self._rules.blind_dobon and not self._makes(self._hands[seat]):
             return self._false_declaration(seat, "dobon", now)  # H10.3
-        event: Event = {"type": "dobon", "to": None, "seat": seat, "target": self._lp_seat,
-                        "hand": [CODE[i] for i in self._hands[seat]]}
+        return super()._declare(seat, now)
+
+    def _annotate_declaration(self, event: Event, seat: int) -> None:
         if self._rules.arithmetic_dobon:
             event["expression"] = self._expression(seat)  # H8.4
-        self._chances[seat] = 0
-        self._declarers.append(seat)
-        if self._phase is not _DOBON_WAIT:
-            self._dobon_dir = self._dir  # H11.2
-            self._stop_for_dobon(now)
+
+    def _close_other_dobons(self) -> None:
         multi = self._rules.multi_dobon
         if multi == "first":  # H11.1: no wait
             self._chances = [0] * self._n
         elif multi == "nearest":
             self._close_farther()
-        if any(self._chances):
-            return [event]
-        return [event] + self._close_dobon_wait(now)
 
     def _distance(self, seat: int) -> int:
         """H11.2: how far ``seat`` comes after the dobon'd player in turn order."""
@@ -723,27 +656,18 @@ class HouseGame(Game):
             self._void = [s for s in self._declarers if s != winner]
             self._declarers = [winner]
             events = [{"type": "dobon_void", "to": None, "seat": s} for s in self._void]
-        self._chances = [0] * self._n
-        target = self._target
-        hand = self._hands[target]
-        # R10.1 with H8.2 / H9.2; H10.2: under blind dobon the return is always offered.
-        if hand and not self._lost[target] and (self._rules.blind_dobon or self._makes(hand)):
-            self._phase = _RETURN_WAIT
-            self._chances[target] = RETURN
-            self._chance_dl = now + self._timeout
-            return events + [{"type": "chance", "to": target, "seat": target,
-                              "kinds": ["return"], "deadline": self._chance_dl}]
-        self._chance_dl = None
-        return events + self._finish(self._settle_dobon(returned=False), self._declarers[-1])
+        return events + super()._close_dobon_wait(now)
+
+    def _may_return(self, target: int) -> bool:
+        """R10.1 with H8.2 / H9.2; H10.2: under blind dobon the return is always offered."""
+        if self._lost[target]:
+            return False
+        return self._rules.blind_dobon or self._makes(self._hands[target])
 
     def _return(self, seat: int, now: float) -> list[Event]:
         if self._rules.blind_dobon and not self._makes(self._hands[seat]):
             return self._false_declaration(seat, "return", now)  # H10.4
-        event: Event = {"type": "return", "to": None, "seat": seat,
-                        "hand": [CODE[i] for i in self._hands[seat]]}
-        if self._rules.arithmetic_dobon:
-            event["expression"] = self._expression(seat)  # H8.4
-        return [event] + self._finish(self._settle_dobon(returned=True), seat)
+        return super()._return(seat, now)
 
     def _false_declaration(self, seat: int, what: str, now: float) -> list[Event]:
         """H10.3: shown, rights lost, a penalty settled with the result; play goes on."""

@@ -134,17 +134,27 @@ function pointsByName(room) {
   return map;
 }
 
-export function renderCenter(app) {
+// What both games' centres share (trump.js draws its own on top of it): the centre shows
+// only while there is a view, with the deck's back and count and the top card, drawn by
+// `drawCard` (the game's own cards), on the pile. Returns the view, or null without one.
+export function renderDeckAndPile(app, drawCard) {
   const view = app.state && app.state.view;
   const { ui } = app;
   ui.center.hidden = !view;
-  if (!view) return;
+  if (!view) return null;
   const deck = el("span", "deck-stack");
   deck.append(cardBack(), el("span", "deck-count", `${T.deck} ${view.deck_count}`));
   ui.deck.replaceChildren(deck);
-  const top = cardElement(view.top);
+  const top = drawCard(view.top);
   top.classList.add("card-top");
   ui.pile.replaceChildren(top);
+  return view;
+}
+
+export function renderCenter(app) {
+  const view = renderDeckAndPile(app, cardElement);
+  if (!view) return;
+  const { ui } = app;
   ui.pile.setAttribute("aria-label", T.topCard(cardLabel(view.top)));
   const color = view.color;
   ui.color.className = `color-chip c-${color || "none"}`;

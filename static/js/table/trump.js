@@ -4,9 +4,9 @@
 // explains the arithmetic. As for Dobon UNO, every clickable thing comes from
 // view.legal_actions; the page explains a rule, it never judges one.
 
-import { cardBack } from "../cards.js";
 import { el } from "../dom.js";
 import { SUIT_GLYPH, handValue, numberOf, numberSum, sortTrump, suitName, trumpCard, trumpLabel, trumpShort } from "../trumpcards.js";
+import { renderDeckAndPile } from "./felt.js";
 import { fitHand } from "./hand.js";
 import { T } from "./strings.js";
 import { TT } from "./trumpstrings.js";
@@ -28,16 +28,9 @@ function suitChip(suit) {
 // -- the centre -------------------------------------------------------------------------------
 
 export function renderTrumpCenter(app) {
-  const view = app.state && app.state.view;
-  const { ui } = app;
-  ui.center.hidden = !view;
+  const view = renderDeckAndPile(app, trumpCard);
   if (!view) return;
-  const deck = el("span", "deck-stack");
-  deck.append(cardBack(), el("span", "deck-count", `${T.deck} ${view.deck_count}`));
-  ui.deck.replaceChildren(deck);
-  const top = trumpCard(view.top);
-  top.classList.add("card-top");
-  ui.pile.replaceChildren(top);
+  const { ui } = app;
   ui.pile.className = "pile-top";
   ui.pile.setAttribute("aria-label", `${TT.field}: ${trumpLabel(view.top)}`);
   const suits = Array.isArray(view.suit) ? view.suit : view.suit ? [view.suit] : [];
