@@ -221,8 +221,19 @@ def test_a_trump_seat_sees_only_its_own_hand(alice, bob):
     room.refresh_from_db()
     mine, theirs = play.table_for(room, alice), play.table_for(room, bob)
     assert mine["view"]["hand"] != theirs["view"]["hand"]
-    for card in theirs["view"]["hand"]:
-        assert card not in str(mine["view"]).replace(mine["view"]["top"], "")
+    # Whole strings, not substrings: bob's "H1" is not hidden inside alice's "H13".
+    shown_to_alice = set(_strings_in(mine["view"]))
+    assert shown_to_alice & set(theirs["view"]["hand"]) == set()
+
+
+def _strings_in(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings_in(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings_in(v)]
+    return []
 
 
 def test_play_now_against_cpu_offers_both_games(client, alice):
