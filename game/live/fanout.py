@@ -80,10 +80,9 @@ def own_push(move: dict[str, Any], user_id: int | None) -> dict[str, Any] | None
     else the watchers' push. The one place a socket's share is chosen."""
     if user_id is None:
         return None
-    for push in move["private"]:
-        if push["user"] == user_id:
-            return push
-    return move["public"]
+    private: list[dict[str, Any]] = move["private"]
+    public: dict[str, Any] | None = move["public"]
+    return next((push for push in private if push["user"] == user_id), public)
 
 
 async def publish(layer: Any, move: dict[str, Any]) -> None:
