@@ -175,8 +175,12 @@ class Fanout:
                 log.warning("fan-out receive failed", exc_info=True)
                 await asyncio.sleep(0.1)
                 continue
-            if message.get("type") == MOVE and message.get("origin") != self.origin:
+            if message.get("type") != MOVE or message.get("origin") == self.origin:
+                continue
+            try:
                 await self.hand_out(message)
+            except Exception:  # a malformed message must not end the process's fan-out
+                log.exception("fan-out of a move to room %s failed", message.get("room"))
 
     async def publish(self, move: dict[str, Any]) -> None:
         """A move committed in this process: one message for the other processes, then

@@ -350,3 +350,16 @@ async def test_two_processes_keep_the_version_order_and_a_gap_is_resumed(
         await socket.disconnect()
     for process in processes.values():
         assert process.subscribed == set()
+
+
+async def test_a_malformed_move_does_not_end_the_processes_fanout():
+    layer = get_channel_layer()
+    process = fanout.Fanout(layer)
+    socket = FakeSocket(904, 1)
+    await process.join(socket)
+    await layer.group_send(fanout_group(904), {"type": fanout.MOVE, "room": 904})  # no pushes
+    for group, message in fanout.packed(fake_move(904, 1, {1: 0})):
+        await layer.group_send(group, message)
+    await eventually(lambda: socket.pushes)
+    assert [p["version"] for p in socket.pushes] == [1]
+    await process.leave(socket)
