@@ -14,10 +14,13 @@ Names follow the check_/do_/notify_ split: `check_*` validate and raise `PlayErr
 input everywhere (`now`, unix seconds; engine time is unix time too).
 
 Privacy: a seat's payload is built from `engine.view(seat)` and the events whose `to`
-is that seat or nobody, and goes only to that seat's user group. The room's watchers
-group gets the spectator view (`view(None)`) and public events; the room group only
-the room panel and presence (game/services/panel.py, game/live/presence.py). Nothing else
-leaves this module.
+is that seat or nobody, and reaches only that seat's user's sockets; every other socket
+of the room gets the spectator view (`view(None)`) and public events. Between processes
+a move travels as one message to the processes serving the room, each handing its own
+sockets their share (game/live/fanout.py; with `DOBON_PROCESS_FANOUT` off, the seat's
+user group and the room's watchers group). The room group carries only the room panel
+and presence (game/services/panel.py, game/live/presence.py). Nothing else leaves this
+module.
 """
 
 from __future__ import annotations
