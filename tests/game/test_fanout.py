@@ -363,3 +363,46 @@ async def test_a_malformed_move_does_not_end_the_processes_fanout():
     await eventually(lambda: socket.pushes)
     assert [p["version"] for p in socket.pushes] == [1]
     await process.leave(socket)
+
+
+async def test_a_move_pushed_from_synchronous_code_is_one_message_too(
+    alice, bob, carol, dave, mallory, monkeypatch
+):
+    """As a Celery worker or beat pushes (game/live/sender.py): one message, and the
+    process serving the sockets hands it out."""
+    room, game = await sync_to_async(started_table)(alice, bob, carol, dave)
+    player, watcher = await open_socket(carol, room.pk), await open_socket(mallory, room.pk)
+    for socket in (player, watcher):
+        await next_state(socket)
+    await quiet(player, watcher)
+    spy = LayerSpy(monkeypatch)
+    await sync_to_async(play.perform_action)(game.pk, bob, {"type": "draw"})
+    _, seen_by_player = await next_state(player, timeout=5)
+    _, seen_by_watcher = await next_state(watcher, timeout=5)
+    assert (seen_by_player["seat"], seen_by_watcher["seat"]) == (2, None)
+    assert "hand" in seen_by_player["view"] and "hand" not in seen_by_watcher["view"]
+    assert [(m, group) for m, group, _ in spy.sent()] == [("group_send", fanout_group(room.pk))]
+    for socket in (player, watcher):
+        await socket.disconnect()
+
+
+async def test_pushes_from_a_process_on_the_old_code_are_still_understood(
+    alice, bob, carol, dave, mallory
+):
+    """During a rolling restart an old process sends a seat's push to its user's group
+    and the watchers' push to the watchers' group: each socket takes its own."""
+    room, game = await sync_to_async(started_table)(alice, bob, carol, dave)
+    player, watcher = await open_socket(carol, room.pk), await open_socket(mallory, room.pk)
+    for socket in (player, watcher):
+        await next_state(socket)
+    await quiet(player, watcher)
+    layer = get_channel_layer()
+    for group, message in fake_move(room.pk, 1, {carol.pk: 2}):
+        await layer.group_send(group, {**message, "game": game.pk})
+    _, seen_by_player = await next_state(player, timeout=5)
+    _, seen_by_watcher = await next_state(watcher, timeout=5)
+    assert seen_by_player["seat"] == 2 and seen_by_player["view"]["hand"] == ["secret-2"]
+    assert seen_by_watcher["seat"] is None and "secret" not in str(seen_by_watcher)
+    await quiet(player, watcher)  # the player does not get the watchers' copy as well
+    for socket in (player, watcher):
+        await socket.disconnect()
