@@ -239,6 +239,11 @@ elif REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# A committed move is one channel message to the processes serving its room, each
+# handing its own sockets their share (game/live/fanout.py); false: one message per
+# seated user and one for the watchers, as before (to compare, or while upgrading).
+DOBON_PROCESS_FANOUT = env_bool("DOBON_PROCESS_FANOUT", default=True)
+
 # Celery: only used when a broker is configured. Without one, the ASGI process runs
 # the same expiry function from an in-process scheduler (game/clock/scheduler.py).
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)

@@ -49,7 +49,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game.live import groups, memory, transport
+from game.live import fanout, groups, memory, transport
 from game.live.presence import Entry, Join, Registry, registry
 from game.messages import message_for
 from game.models import Membership
@@ -126,6 +126,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     reorder_wait = REORDER_WAIT
     # One per process, shared by every socket: the per-seat stamp limit (tests replace it).
     stamp_limiter = stamps.StampLimiter()
+    # This process's fan-out of moves to its sockets (tests give some sockets another,
+    # as if they were served by a second process).
+    process_fanout: Callable[[Any], fanout.Fanout] = staticmethod(fanout.here)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' dispatch, without its close_old_connections() before every
@@ -149,6 +152,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.last_state: dict[str, Any] | None = None  # the table this socket shows
         self.user_id: int | None = None
         self.entry: Entry | None = None
+        self.fanout: fanout.Fanout | None = None  # set once the socket is in its room
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         self.watching = False
         self.held: dict[int, dict[str, Any]] = {}  # pushes waiting for an earlier version
@@ -196,6 +200,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(groups.user_group(self.user_id), self.channel_name)
         await self.channel_layer.group_add(groups.watch_group(room.pk), self.channel_name)
         self.watching = True
+        self.fanout = self.process_fanout(self.channel_layer)
+        await self.fanout.join(self)
         if self.api_token is not None:
             self.program_counted = await db_write(
                 programs.program_connected, self.room_id, self.user_id
@@ -246,6 +252,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.program_counted:
             self.program_counted = False
             await db_write(programs.program_disconnected, self.room_id, self.user_id)
+        if self.fanout is not None:
+            await self.fanout.leave(self)
         if self.user_id is not None:
             layer, channel = self.channel_layer, self.channel_name
             await layer.group_discard(groups.room_group(self.room_id), channel)
@@ -525,14 +533,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             )
         self.watching = on
 
+    # -- from the process's fan-out (game/live/fanout.py) ----------------------------------------
+
+    async def take_push(self, push: dict[str, Any]) -> None:
+        """This socket's share of a move: its seat's push, or the watchers'."""
+        if self.user_id is not None and not self.closing and push["room"] == self.room_id:
+            await self.deliver(push)
+
     # -- from the groups (channel message types) -------------------------------------------------
 
     async def game_private(self, push: dict[str, Any]) -> None:
+        """A seat's push sent to its user's group: with `DOBON_PROCESS_FANOUT` off, or
+        from a process still on the old code during a rolling restart."""
         # The user group reaches this user's sockets in every room: keep this room's.
         if push["room"] == self.room_id:
             await self.deliver(push)
 
     async def game_public(self, push: dict[str, Any]) -> None:
+        """The watchers' push sent to the watchers' group (as `game_private`)."""
         # Players get their own view through their user group; this one is for watchers.
         if self.user_id not in push["seated"]:
             await self.deliver(push)

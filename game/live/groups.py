@@ -15,3 +15,9 @@ def watch_group(room_id: int) -> str:
 def user_group(user_id: int) -> str:
     """Every socket of one user: their seat's private view, access notices."""
     return f"user.{user_id}"
+
+
+def fanout_group(room_id: int) -> str:
+    """The server processes serving the room: one per process, each handing a move to
+    its own sockets (game/live/fanout.py)."""
+    return f"room.{room_id}.fanout"

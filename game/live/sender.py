@@ -22,6 +22,8 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 
+from game.live import fanout
+
 _lock = threading.Lock()
 _kept: dict[str, Any] = {"pid": None, "loop": None}
 
@@ -30,8 +32,10 @@ Push = tuple[str, dict[str, Any]]  # (group, message)
 
 
 def send(pushes: list[Push]) -> None:
-    """Send each message to its group, in order; nothing without a channel layer.
-    Raises what the layer raises: the caller logs it (its change is committed anyway)."""
+    """Send each message to its group, in order, each move's pushes as one message to
+    the processes serving its room (game/live/fanout.py: a worker or beat has no sockets
+    of its own); nothing without a channel layer. Raises what the layer raises: the
+    caller logs it (its change is committed anyway)."""
     from channels.layers import get_channel_layer
     from django.conf import settings
 
@@ -39,8 +43,10 @@ def send(pushes: list[Push]) -> None:
     if layer is None or not pushes:
         return
 
+    messages = fanout.packed(pushes)
+
     async def send_all() -> None:
-        for group, message in pushes:
+        for group, message in messages:
             await layer.group_send(group, message)
 
     backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])

@@ -14,10 +14,13 @@ Names follow the check_/do_/notify_ split: `check_*` validate and raise `PlayErr
 input everywhere (`now`, unix seconds; engine time is unix time too).
 
 Privacy: a seat's payload is built from `engine.view(seat)` and the events whose `to`
-is that seat or nobody, and goes only to that seat's user group. The room's watchers
-group gets the spectator view (`view(None)`) and public events; the room group only
-the room panel and presence (game/services/panel.py, game/live/presence.py). Nothing else
-leaves this module.
+is that seat or nobody, and reaches only that seat's user's sockets; every other socket
+of the room gets the spectator view (`view(None)`) and public events. Between processes
+a move travels as one message to the processes serving the room, each handing its own
+sockets their share (game/live/fanout.py; with `DOBON_PROCESS_FANOUT` off, the seat's
+user group and the room's watchers group). The room group carries only the room panel
+and presence (game/services/panel.py, game/live/presence.py). Nothing else leaves this
+module.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
-from game.live import sender
+from game.live import fanout, sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
@@ -735,7 +738,9 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
 
 def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     """(group, channel message) pairs: one per seated user with that seat's view and
-    the events addressed to it, and one for the watchers with the spectator view."""
+    the events addressed to it, and one for the watchers with the spectator view.
+    Sending packs them into one message to the processes serving the room
+    (`fanout.packed`), each of which hands every socket its own."""
     base = {
         "room": change.room_id, "game": change.game_id, "number": change.number,
         "game_kind": change.game_kind, "preset": change.preset,
@@ -754,7 +759,7 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
         events = [e for e in change.events if e.get("to") in (None, s.seat)]
         pushes.append(
             (user_group(s.user_id), {**base, "type": "game.private", "seat": s.seat,
-                                      "view": view, "events": events})
+                                      "user": s.user_id, "view": view, "events": events})
         )
     public = [e for e in change.events if e.get("to") is None]
     seated_users = [s.user_id for s in change.seats if s.user_id is not None]
@@ -786,19 +791,24 @@ def deferred_pushes() -> Iterator[list[Push]]:
 
 
 async def send_pushes(pushes: list[Push]) -> None:
+    """Send `pushes` (e.g. `build_pushes`'s) from the event loop: each move as one
+    message, this process's own sockets served directly (game/live/fanout.py)."""
     layer = get_channel_layer()
     if layer is None:
         return
 
     async def push(group: str, message: dict[str, Any]) -> None:
         try:
-            await layer.group_send(group, message)
+            if message["type"] == fanout.MOVE:
+                await fanout.publish(layer, message)
+            else:
+                await layer.group_send(group, message)
         except Exception:  # clients resync by version; a failed push must not undo a move
             log.exception("push to %s failed", group)
 
-    # All at once: one round trip to Redis instead of one per recipient, so the next
+    # All at once: one round trip to Redis instead of one per message, so the next
     # version (perhaps committed by another process) is less likely to overtake this one.
-    await asyncio.gather(*(push(group, message) for group, message in pushes))
+    await asyncio.gather(*(push(group, message) for group, message in fanout.packed(pushes)))
 
 
 def notify_change(change: TableChange) -> None:
