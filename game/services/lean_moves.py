@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from django.conf import settings
-from django.db import connections
 from psycopg import AsyncConnection, pq
 from psycopg.types.json import Jsonb, set_json_loads
 
@@ -68,8 +67,11 @@ class Applied:
 
 def enabled() -> bool:
     """DOBON_LEAN_MOVES, and only on PostgreSQL (the setting already says so; a test
-    that switches the database keeps the answer honest)."""
-    return bool(settings.DOBON_LEAN_MOVES) and connections["default"].vendor == "postgresql"
+    that switches the setting alone keeps the answer honest). Read from the settings,
+    not `connections`: that would build a connection wrapper in every move's task."""
+    return bool(settings.DOBON_LEAN_MOVES) and settings.DATABASES["default"]["ENGINE"] in (
+        "django.db.backends.postgresql", "django.db.backends.postgresql_psycopg2"
+    )
 
 
 # -- the change port: which hooks this path reproduces ------------------------------------------
@@ -225,7 +227,8 @@ def conninfo() -> str:
 
 def count_statements(n: int) -> None:
     """The load benchmark counts SQL statements per move (game/instrument.py): the lean
-    path's too, which Django's execute wrappers do not see."""
+    path's too, which Django's execute wrappers do not see. Counted as Django counts
+    them: BEGIN and COMMIT (Django's transaction calls) are not statements there."""
     if instrument.installed():
         instrument.count("sql", n)
 
@@ -280,7 +283,7 @@ async def act_in_room(
 
 async def lock_game(conn: AsyncConnection[Any], room_id: int) -> Locked | None:
     """Round trip 1: BEGIN and the locked row, pipelined."""
-    count_statements(2)
+    count_statements(1)
     async with conn.pipeline():
         await conn.execute("BEGIN")
         cursor = await conn.execute(LOCK_SQL, (room_id,), prepare=True)
@@ -347,7 +350,7 @@ async def save(conn: AsyncConnection[Any], game: Game, move: Move) -> None:
          Jsonb(move.step, dumps) if i == 0 else None, created)
         for i, e in enumerate(move.events)
     ]
-    count_statements(2 + len(rows) + bool(settings.DOBON_ASYNC_COMMIT))
+    count_statements(1 + len(rows) + bool(settings.DOBON_ASYNC_COMMIT))
     async with conn.pipeline():
         if settings.DOBON_ASYNC_COMMIT:
             await conn.execute(ASYNC_COMMIT_SQL)
