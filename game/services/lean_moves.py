@@ -25,9 +25,11 @@ database); `close_all()` ends them (tests call it before the database is dropped
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import json
 import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -124,9 +126,14 @@ SET state = %s, version = %s, next_deadline = %s, cpu_due = %s, event_count = %s
 WHERE id = %s
 """
 
-INSERT_EVENT_SQL = """
+# Every event of the version in one statement (one prepared plan whatever their number):
+# the events go as one JSON array, unnested in order; `to_seat` is the event's "to" and
+# only the first row carries `step`, as `play.do_append_events` writes them.
+INSERT_EVENTS_SQL = """
 INSERT INTO game_gameevent (game_id, seq, version, to_seat, data, step, created_at)
-VALUES (%s, %s, %s, %s, %s, %s, %s)
+SELECT %(game)s, %(start)s + e.i - 1, %(version)s, (e.data ->> 'to')::smallint, e.data,
+       CASE WHEN e.i = 1 THEN %(step)s::jsonb END, %(created)s
+FROM jsonb_array_elements(%(events)s::jsonb) WITH ORDINALITY AS e(data, i)
 """
 
 ASYNC_COMMIT_SQL = "SET LOCAL synchronous_commit TO OFF"  # play.relax_commit's
@@ -234,9 +241,16 @@ def count_statements(n: int) -> None:
 
 
 def close_all() -> None:
-    """End every lean connection of this process (tests, before the database goes)."""
+    """End every lean connection of this process (tests, before the database goes; and
+    at exit, so that PostgreSQL sees a clean goodbye)."""
     for loop in list(_pools):
         _pools.pop(loop).close_now()
+
+
+atexit.register(close_all)
+# A forked child (a test's live server) must not use, nor end, its parent's connections:
+# it forgets them and opens its own.
+os.register_at_fork(after_in_child=_pools.clear)
 
 
 # -- the move ----------------------------------------------------------------------------------
@@ -344,13 +358,7 @@ async def save(conn: AsyncConnection[Any], game: Game, move: Move) -> None:
     `play.do_append_events` writes them) and COMMIT, pipelined."""
     start = game.event_count
     game.event_count = start + len(move.events)
-    created = datetime.now(UTC)
-    rows = [
-        (game.pk, start + i, game.version, e.get("to"), Jsonb(e, dumps),
-         Jsonb(move.step, dumps) if i == 0 else None, created)
-        for i, e in enumerate(move.events)
-    ]
-    count_statements(1 + len(rows) + bool(settings.DOBON_ASYNC_COMMIT))
+    count_statements(1 + bool(move.events) + bool(settings.DOBON_ASYNC_COMMIT))
     async with conn.pipeline():
         if settings.DOBON_ASYNC_COMMIT:
             await conn.execute(ASYNC_COMMIT_SQL)
@@ -360,9 +368,12 @@ async def save(conn: AsyncConnection[Any], game: Game, move: Move) -> None:
              game.event_count, game.pk),
             prepare=True,
         )
-        if rows:
-            async with conn.cursor() as cursor:
-                await cursor.executemany(INSERT_EVENT_SQL, rows)
+        if move.events:
+            await conn.execute(INSERT_EVENTS_SQL, {
+                "game": game.pk, "start": start, "version": game.version,
+                "step": Jsonb(move.step, dumps), "created": datetime.now(UTC),
+                "events": Jsonb(move.events, dumps),
+            }, prepare=True)
         await conn.execute("COMMIT")
 
 
