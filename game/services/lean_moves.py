@@ -203,6 +203,7 @@ class Pool:
 
 
 _pools: dict[asyncio.AbstractEventLoop, Pool] = {}
+APPLICATION_NAME = "dobon-lean"
 
 
 def pool() -> Pool:
@@ -222,6 +223,7 @@ def conninfo() -> str:
     params = {
         "dbname": db.get("NAME"), "user": db.get("USER"), "password": db.get("PASSWORD"),
         "host": db.get("HOST"), "port": db.get("PORT"),
+        "application_name": APPLICATION_NAME,  # these sessions, told apart in pg_stat_activity
     }
     for key in ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout",
                 "application_name", "options", "target_session_attrs"):

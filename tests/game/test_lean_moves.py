@@ -478,3 +478,43 @@ def test_on_the_consumer_moves_without_the_orm(table, loop, monkeypatch):
     user, legal = on_turn(game)
     pushes, _ = loop.run_until_complete(consumers.act_once(table.pk, user, legal[0], game.version))
     assert {m["version"] for _, m in pushes} == {game.version + 1}
+
+
+# -- settings and connections -------------------------------------------------------------------
+
+
+def test_async_commit_still_commits_the_move(table, loop, settings):
+    """DOBON_ASYNC_COMMIT: the lean transaction relaxes its commit as the ORM's does
+    (SET LOCAL inside it), and the move is there."""
+    settings.DOBON_ASYNC_COMMIT = True
+    game = running(table)
+    user, legal = on_turn(game)
+    assert lean_move(loop, table.pk, user, legal[0], game.version, NOW + 1)[0] == "ok"
+    assert game_row(game.pk)["version"] == game.version + 1
+
+
+def lean_sessions() -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE application_name = %s AND datname = current_database()",
+            [lean_moves.APPLICATION_NAME],
+        )
+        return int(cursor.fetchone()[0])
+
+
+def test_close_all_ends_every_lean_session(table, loop):
+    """Tests drop their database at the end: no lean connection may outlive its test."""
+    import time
+
+    game = running(table)
+    user, legal = on_turn(game)
+    assert lean_move(loop, table.pk, user, legal[0], game.version, NOW + 1)[0] == "ok"
+    assert lean_sessions() == 1  # kept for the next move
+    lean_moves.close_all()
+    deadline = time.monotonic() + 5
+    while lean_sessions() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the server notices the goodbye a moment later
+    assert lean_sessions() == 0
