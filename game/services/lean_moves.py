@@ -176,13 +176,17 @@ class Pool:
             conn = self.idle.pop() if self.idle else await self.connect()
             try:
                 yield conn
-            except BaseException:
-                self.discard(conn)  # its state is unknown: never reuse it
-                raise
-            if conn.closed or conn.pgconn.transaction_status != pq.TransactionStatus.IDLE:
-                self.discard(conn)
-            else:
-                self.idle.append(conn)
+            finally:
+                self.give_back(conn)
+
+    def give_back(self, conn: AsyncConnection[Any]) -> None:
+        """Kept when it is idle outside a transaction (a commit, or a refusal after its
+        rollback); else (broken, cancelled mid-trip) ended: a new session costs the
+        server a few milliseconds, a confused one costs correctness."""
+        if conn.closed or conn.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+            self.discard(conn)
+        else:
+            self.idle.append(conn)
 
     async def connect(self) -> AsyncConnection[Any]:
         # autocommit: the transaction is ours to open, so that BEGIN rides in the first

@@ -505,6 +505,17 @@ def lean_sessions() -> int:
         return int(cursor.fetchone()[0])
 
 
+def test_a_refusal_keeps_its_connection_for_the_next_move(table, loop):
+    game = running(table)
+    user, legal = on_turn(game)
+    assert lean_move(loop, table.pk, user, legal[0], game.version - 1, NOW + 1)[0] == "refused"
+    (pool,) = lean_moves._pools.values()
+    kept = list(pool.idle)
+    assert len(kept) == 1 and pool.every == set(kept)
+    assert lean_move(loop, table.pk, user, legal[0], game.version, NOW + 1)[0] == "ok"
+    assert pool.idle == kept  # the same session: no new one per refusal
+
+
 def test_close_all_ends_every_lean_session(table, loop):
     """Tests drop their database at the end: no lean connection may outlive its test."""
     import time
