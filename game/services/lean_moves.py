@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
+import psycopg
 from django.conf import settings
 from psycopg import AsyncConnection, pq
 from psycopg.types.json import Jsonb, set_json_loads
@@ -159,6 +160,10 @@ def dumps(obj: Any) -> str:
 # -- connections: a small pool per event loop -----------------------------------------------------
 
 
+class Unavailable(Exception):
+    """No lean connection could be opened: nothing was done, the ORM path acts."""
+
+
 class Pool:
     """At most `size` connections of this process's event loop, kept open between moves.
     Our own (not psycopg_pool's) so that `close_now` can end every connection from any
@@ -191,7 +196,12 @@ class Pool:
     async def connect(self) -> AsyncConnection[Any]:
         # autocommit: the transaction is ours to open, so that BEGIN rides in the first
         # round trip's pipeline instead of costing one of its own.
-        conn = await AsyncConnection.connect(self.conninfo, autocommit=True, prepare_threshold=0)
+        try:
+            conn = await AsyncConnection.connect(
+                self.conninfo, autocommit=True, prepare_threshold=0
+            )
+        except psycopg.Error as exc:  # e.g. max_connections: the ORM path may still have one
+            raise Unavailable(str(exc)) from exc
         set_json_loads(loads, conn)
         self.every.add(conn)
         return conn
@@ -281,6 +291,17 @@ async def act_in_room(
     action = play.check_action_shape(action)
     if not hooks_reproduced():
         return FALL_BACK
+    try:
+        return await act_locked(room_id, user, action, version, now)
+    except Unavailable:
+        log.exception("no lean connection in room %s: the ORM path acts", room_id)
+        return FALL_BACK
+
+
+async def act_locked(
+    room_id: int, user: AbstractBaseUser, action: play.Action, version: int | None, now: float
+) -> Applied | FallBack:
+    """Lock, decide, save on one lean connection (see `act_in_room`)."""
     async with pool().connection() as conn:
         try:
             locked = await lock_game(conn, room_id)

@@ -516,6 +516,18 @@ def test_a_refusal_keeps_its_connection_for_the_next_move(table, loop):
     assert pool.idle == kept  # the same session: no new one per refusal
 
 
+def test_without_a_lean_connection_the_orm_path_moves(table, loop, monkeypatch):
+    """PostgreSQL refuses the lean session (e.g. max_connections): nothing was done, so
+    the consumer's ORM path makes the move instead of answering server_error."""
+    monkeypatch.setattr(lean_moves, "conninfo",
+                        lambda: "host=127.0.0.1 port=1 dbname=none connect_timeout=2")
+    game = running(table)
+    user, legal = on_turn(game)
+    assert lean_move(loop, table.pk, user, legal[0], game.version, NOW + 1) == ("fall_back",)
+    pushes, _ = loop.run_until_complete(consumers.act_once(table.pk, user, legal[0], game.version))
+    assert game_row(game.pk)["version"] == game.version + 1 and pushes
+
+
 def test_close_all_ends_every_lean_session(table, loop):
     """Tests drop their database at the end: no lean connection may outlive its test."""
     import time
