@@ -349,6 +349,7 @@ class Move:
     events: list[play.Event]
     step: dict[str, Any]
     change: play.TableChange
+    pushes: list[play.Push]
 
 
 def decide(
@@ -377,7 +378,11 @@ def decide(
         room_info=None, **play.frame_notes(game), game_kind=game.game_kind,
         preset=game.preset or None,
     )
-    return Move(engine, events, step, change)
+    # Built before the commit, not after (as `play.notify_change` does): the same pushes,
+    # ready to go the moment the commit is acknowledged. Until this process sends them,
+    # the next version (perhaps committed elsewhere) could overtake them on the way to a
+    # socket, which then waits for the missing one (consumers.REORDER_WAIT) or resyncs.
+    return Move(engine, events, step, change, play.build_pushes(change))
 
 
 async def save(conn: AsyncConnection[Any], game: Game, move: Move) -> None:
@@ -408,7 +413,7 @@ def after_commit(game: Game, move: Move) -> Applied:
     """The pushes (`play.build_pushes`, as `play.notify_change` builds them) and what the
     `saved` hooks do after the commit for a running non-match game: a version due soon
     goes to the workers (`clock.dispatch_soon`)."""
-    applied = Applied(play.build_pushes(move.change))
+    applied = Applied(move.pushes)
     due = clock.due_soon(game)
     if due is not None and clock.has_receiver():
         applied.after.append(functools.partial(clock.send_due, due))
