@@ -437,6 +437,32 @@ def test_a_match_game_falls_back_before_anything_is_read(alice, bob, loop):
     assert matches.match_frame(game) is not None
 
 
+def test_a_match_game_played_to_its_end_settles_and_starts_the_next_game(alice, bob, loop):
+    """Every move of a match game takes the ORM path, the last one included: the match
+    counts the game and its next game starts, as before."""
+    room = make_room(alice, bob, timeout_seconds=20)
+    match = Match.objects.create(room=room, started_by=alice, games_total=2)
+    play.start_game(room, alice, now=NOW, match=match)
+    game = running(room)
+    users = {p.seat: p.user for p in game.players.select_related("user")}
+    rng, now, paths = random.Random(5), NOW, []
+    while game.status == Game.Status.RUNNING and len(paths) < 400:
+        now += 0.5
+        move = next_move(rng, game, now)
+        if move is not None and move[1].get("cards") != ["XX"]:
+            done = either_move(loop, room.pk, users[move[0]], move[1], game.version, now)
+            paths.append(done[-1] == "fell_back")
+        else:
+            apply_timeouts_to_both([game], now + 30.0)
+            now += 30.0
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and paths and all(paths)
+    match.refresh_from_db()
+    assert match.games_finished == 1
+    following = running(room)
+    assert (following.number, following.match_id) == (2, match.pk)
+
+
 def test_an_unknown_hook_sends_every_move_to_the_orm(table, loop, monkeypatch):
     from game.services import changes
 
