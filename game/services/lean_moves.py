@@ -8,14 +8,15 @@ transaction of two round trips:
 1. `BEGIN` + lock the room's running game and read its state and seats (the same JSON
    aggregate as `play.locked_with_seats`);
 2. in Python, exactly `play.do_action`: seated?, load the engine, the due timeouts
-   (`play.advance_clock`, the outage resume included), the action, `changes.plan`;
+   (`play.advance_clock`, the outage resume included), the action, `changes.plan`, and
+   the pushes (`play.build_pushes`, ready before the commit);
 3. `UPDATE` the game + `INSERT` its events + `COMMIT`, pipelined.
 
 Refusals roll back and raise the same `PlayError` as the ORM path. What this path does
 not reproduce exactly answers `FALL_BACK`, after a rollback, and the caller runs the ORM
 path instead (`play.act_in_room`): a game of a match, a move that ends the game (settling
 is rare and touches many tables), change-port hooks other than the ones known here,
-and any failure before the second round trip was sent.
+no lean connection, and any failure before the second round trip was sent.
 
 PostgreSQL only, behind DOBON_LEAN_MOVES. The connections are this module's own (one
 small pool per event loop), read from Django's DATABASES at first use (tests rename the
