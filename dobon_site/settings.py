@@ -288,6 +288,14 @@ DOBON_CPU_GAMES_PER_SITE = env_int("DOBON_CPU_GAMES_PER_SITE", 200)
 # a database crash could lose acknowledged moves (game/services/play.py, _relax_commit).
 DOBON_ASYNC_COMMIT = env_bool("DOBON_ASYNC_COMMIT", default=False)
 
+# The common move on the event loop (game/services/lean_moves.py): async psycopg, two
+# round trips, no thread. PostgreSQL only; off keeps every move on the ORM path.
+DOBON_LEAN_MOVES = env_bool(
+    "DOBON_LEAN_MOVES", default=DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+) and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+# Connections per server process for the lean path (each is one move in flight).
+DOBON_LEAN_CONNECTIONS = env_int("DOBON_LEAN_CONNECTIONS", 4)
+
 # CPU players' thinking time in percent of their human-like 0.6–2 s (game/services/cpu.py).
 DOBON_CPU_DELAY_PERCENT = env_int("DOBON_CPU_DELAY_PERCENT", 100)
 

@@ -73,6 +73,11 @@ def _wrap(cls: type, method: str, name: str) -> None:
     setattr(cls, method, counted)
 
 
+def installed() -> bool:
+    """The counters are on in this process (`install()` found its directory)."""
+    return "dir" in _target
+
+
 def install() -> bool:
     """Wrap SQL execution and the channel layers' send paths with counters (bench only)."""
     directory = os.environ.get("DOBON_BENCH_COUNTERS_DIR")

@@ -120,3 +120,14 @@ def postgres_only() -> None:
 
     if connection.vendor != "postgresql":
         skip_unless_services("needs PostgreSQL row locks (set DATABASE_URL=postgres://…)")
+
+
+@pytest.fixture(autouse=True)
+def _lean_connections_closed() -> Iterator[None]:
+    """The lean move path keeps its own PostgreSQL connections per event loop
+    (game/services/lean_moves.py): end them after each test, whose loop is gone, so that
+    none is left to block the test database's DROP at the end."""
+    yield
+    from game.services import lean_moves
+
+    lean_moves.close_all()

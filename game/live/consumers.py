@@ -53,7 +53,7 @@ from game.live import fanout, groups, memory, transport
 from game.live.presence import Entry, Join, Registry, registry
 from game.messages import message_for
 from game.models import Membership
-from game.services import access, panel, play, programs, rooms, stamps
+from game.services import access, lean_moves, panel, play, programs, rooms, stamps
 
 log = logging.getLogger(__name__)
 
@@ -390,7 +390,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def apply(self, move: tuple[Any, int | None]) -> None:
         action, version = move
         try:
-            pushes = await db_write(_act, self.room_id, self.user, action, version)
+            pushes, after = await act_once(self.room_id, self.user, action, version)
         except play.PlayError as exc:
             await self.send_error(exc.code)
             return
@@ -401,6 +401,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Sent from here, not from the database thread, which is free for the next
         # move meanwhile. No direct answer: the change arrives through the groups.
         await play.send_pushes(pushes)
+        for work in after:  # the lean path's after-commit ORM work (a CPU due soon)
+            await db_write(work)
 
     async def answer_sync(self, since: tuple[int, int] | None) -> None:
         """The current table, with the events since `since` when resuming. Pushes that
@@ -729,6 +731,20 @@ def _with_fresh_connections(fn: Callable[..., T], *args: Any) -> T:
         return fn(*args)
     finally:
         close_old_connections()
+
+
+async def act_once(
+    room_id: int, user: Any, action: Any, version: int | None
+) -> tuple[list[play.Push], list[Callable[[], None]]]:
+    """One move, committed: its pushes and the after-commit work to run once they are
+    sent. The lean path on the event loop when it is on and can do this move
+    (game/services/lean_moves.py); else, or when it falls back, the ORM path in a
+    database thread. Raises PlayError on refusal (either path: the same codes)."""
+    if lean_moves.enabled():
+        done = await lean_moves.act_in_room(room_id, user, action, version)
+        if isinstance(done, lean_moves.Applied):
+            return done.pushes, done.after
+    return await db_write(_act, room_id, user, action, version), []
 
 
 def _act(room_id: int, user: Any, action: Any, version: int | None) -> list[play.Push]:

@@ -178,17 +178,32 @@ def dispatch_soon(game: Game) -> None:
     """The `saved` hook: a version due within SOON_SECONDS of its change is sent after
     the commit (and after its push) to run at its moment. The task that made it goes on
     with it itself."""
-    if game.status != Game.Status.RUNNING or game.next_deadline is None:
-        return
-    at = game.next_deadline.timestamp()
-    if at - getattr(game, "planned_at", time.time()) > SOON_SECONDS:
+    due = due_soon(game)
+    if due is None:
         return  # the sweep finds it
-    due = Due(game.pk, game.version, at, people=game.match_id is None)
     if getattr(_running, "game_id", None) == game.pk:
         _running.next = due
         return
-    if settings.CELERY_BROKER_URL or _waker is not None:  # else nobody to send it to
+    if has_receiver():
         transaction.on_commit(lambda: send_due(due))
+
+
+def due_soon(game: Game) -> Due | None:
+    """The saved version of `game` as a Due when it is due within SOON_SECONDS of its
+    change, else None (the sweep finds it). Shared with the lean move path
+    (game/services/lean_moves.py), which sends it after its own commit."""
+    if game.status != Game.Status.RUNNING or game.next_deadline is None:
+        return None
+    at = game.next_deadline.timestamp()
+    if at - getattr(game, "planned_at", time.time()) > SOON_SECONDS:
+        return None
+    return Due(game.pk, game.version, at, people=game.match_id is None)
+
+
+def has_receiver() -> bool:
+    """Someone takes a due-soon version: the workers (a broker) or the in-process
+    scheduler; else nobody to send it to."""
+    return bool(settings.CELERY_BROKER_URL) or _waker is not None
 
 
 def send_due(due: Due) -> None:

@@ -542,7 +542,11 @@ def act_in_room(
 ) -> Outcome:
     """`perform_action` on the room's running game (what a websocket client asks for).
     With `version` (the version the client decided on), a game that moved on since
-    refuses the action as `stale`: the client's reason for it may be gone."""
+    refuses the action as `stale`: the client's reason for it may be gone.
+
+    game/services/lean_moves.py does the same for the common move on the event loop,
+    calling the steps below; a change here (or in `do_action`, `do_save`) must keep
+    both in step (tests/game/test_lean_moves.py compares them move by move)."""
     now = now_or(now)
     action = check_action_shape(action)
     with transaction.atomic():
