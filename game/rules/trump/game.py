@@ -80,6 +80,13 @@ _DAMAGE = tuple(5 if c == JOKER else 2 if NUMBER[c] == 2 else 0 for c in range(5
 _BIT = tuple(1 << c for c in range(53))
 # standard: the field's effective suits after a play of the card that names none (T7.2)
 _STD_FSUIT = tuple(ALL_SUITS if c == JOKER else 1 << SUIT[c] for c in range(53))
+# standard: what a play does besides setting the field (T7), by card id; None for nothing
+_ATTACK, _NAMES, _REVERSE, _REFLECT, _SKIP = "attack", "names", "reverse", "reflect", "skip"
+_STD_EFFECT: tuple[str | None, ...] = tuple(
+    _ATTACK if _DAMAGE[c] else _NAMES if NUMBER[c] in (8, 11) else _REVERSE if NUMBER[c] == 12
+    else _REFLECT if NUMBER[c] == 5 else _SKIP if NUMBER[c] == 1 else None
+    for c in range(53)
+)
 
 Record = tuple[int, int, int]  # (seat, card id | _DREW | _SKIPPED, named suit | cards drawn)
 
@@ -100,7 +107,7 @@ class Game:
     """
 
     __slots__ = (
-        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_jks", "_sig", "_deck",
+        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
         "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
         "_run_start", "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
@@ -117,6 +124,7 @@ class Game:
     _hands: list[list[int]]       # card ids, in the order received
     _masks: list[int]             # per seat, bit i set when it holds card id i
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
+    _low_sum: int                 # standard: at most min(_sums), equal after each dobon check
     _jks: list[int]               # per seat, the jokers it holds
     _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
     _deck: list[int]              # next card LAST
@@ -132,11 +140,12 @@ class Game:
     _records: list[Record]        # T13.1, also kept in au (public, T19.1)
     _run_start: int               # index of the first record after the latest draw
     # standard, derived from the records (T13.3): _pre[j] is the sum of the numbers of the
-    # round's first j cards played; _at maps a sum to its js (one j, more only when jokers
-    # add 0); _since[s] is the j of seat s's latest record and _run_j the j of the latest
-    # draw: seat s's run is the plays after max(_since[s], _run_j).
+    # round's first j cards played, never decreasing (a JK adds 0), so that the js of one
+    # sum follow each other: _at maps a sum to its first j; _since[s] is the j of seat s's
+    # latest record and _run_j the j of the latest draw: seat s's run is the plays after
+    # max(_since[s], _run_j).
     _pre: list[int]
-    _at: dict[int, list[int]]
+    _at: dict[int, int]
     _since: list[int]
     _run_j: int
     _had_turn: int                # bit per seat: it has had a turn (standard quick dobon)
@@ -294,7 +303,7 @@ class Game:
 
     def _index_run(self) -> None:
         """Derive _pre, _at and _since from the records since the latest draw."""
-        self._pre, self._at, self._since, self._run_j = [0], {0: [0]}, [0] * self._n, 0
+        self._pre, self._at, self._since, self._run_j = [0], {0: 0}, [0] * self._n, 0
         for seat, card, _ in self._records:
             if card >= 0:
                 self._add_to_run(seat, card)
@@ -308,15 +317,12 @@ class Game:
         j = len(pre)
         total = pre[-1] + NUMBER[card]
         pre.append(total)
-        at = self._at.get(total)
-        if at is None:
-            self._at[total] = [j]
-        else:
-            at.append(j)
+        self._at.setdefault(total, j)
         self._since[seat] = j
 
     def _index_hands(self) -> None:
         self._sums = [sum(NUMBER[c] for c in h) for h in self._hands]
+        self._low_sum = min(self._sums)
         self._masks = [sum(1 << c for c in set(h)) for h in self._hands]
         self._jks = [h.count(JOKER) for h in self._hands]
         self._sig = [sum(SIG[c] for c in h) for h in self._hands]
@@ -615,12 +621,16 @@ class Game:
                     if self._std:
                         return self._play_std(seat, op, action.named, action.last_one, now)
                     return self._play_au(seat, op, action.named, now)
+            elif op == A.OP_DRAW:
+                if self._mv_list is None or action.stamp == self._mv_tok:
+                    if type(now) is not float:
+                        now = _as_time(now)
+                    self._mv_seat = None
+                    return self._do_draw(seat, now)
             elif action.stamp == self._mv_tok:
                 if type(now) is not float:
                     now = _as_time(now)
                 self._mv_seat = None
-                if op == A.OP_DRAW:
-                    return self._do_draw(seat, now)
                 return _LISTED[op](self, seat, action.arg, now)
         return self._apply_checked(seat, action, now)
 
@@ -684,21 +694,19 @@ class Game:
         [{'type': 'play', 'cards': ['S3']}, {'type': 'play', 'cards': ['H7']},
          {'type': 'draw'}]
         """
-        if seat != self._mv_seat:
+        if self._mv_seat is None or seat != self._mv_seat:  # (an int against None is slow)
             if type(seat) is not int or not 0 <= seat < self._n:
                 self._check_seat(seat)
             if (seat == self._turn and not self._chances[seat] and self._lo_open != seat
                     and self._phase is TURN):  # the commonest case: plays and the draw
-                # _turn_moves, inlined; the plays are recognised by _mv_plays, not stamped
-                listed: list[Action] = []
-                tok = next(_TOKENS)
+                # _turn_moves, inlined and unstamped: apply recognises the plays by
+                # _mv_plays and _mv_table, and the draw by _mv_list being None
                 hand = self._hands[seat]
                 size = len(hand)
                 if self._std:
                     if size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
                             self._sig[seat]):
-                        listed.append(A.YAKU)
-                        A.YAKU.stamp = tok
+                        return self._listed_and_kept(seat)  # rare: a 役 to declare
                     if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
                         playable = 0  # going-out-forbidden (T8.2): the draw only
                     else:
@@ -716,22 +724,27 @@ class Game:
                     else:
                         playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
                     plays, table = A.AU_BY_BIT, A.IN_AU
+                self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
                 self._mv_plays, self._mv_table = playable, table
+                listed: list[Action] = []
                 while playable:  # lowest id first
                     low = playable & -playable
                     listed += plays[low]
                     playable ^= low
                 listed.append(A.DRAW)
-                A.DRAW.stamp = tok
-                self._mv_seat, self._mv_list, self._mv_tok = seat, None, tok
                 return listed  # the caller's own: not kept
-            self._find_moves(seat)
+            return self._listed_and_kept(seat)
         kept = self._mv_list
         if kept is None:  # listed by the inlined case above: list again, as it did
             kept = []
             self._turn_moves(seat, kept)
             return kept
         return kept[:]
+
+    def _listed_and_kept(self, seat: int) -> list[Action]:
+        self._find_moves(seat)
+        assert self._mv_list is not None
+        return self._mv_list[:]
 
     def _find_moves(self, seat: int) -> None:
         """Work out (and keep until the next change) everything ``seat`` may do now."""
@@ -911,7 +924,9 @@ class Game:
         hand.remove(card)
         number = NUMBER[card]
         sums = self._sums
-        sums[seat] -= number
+        left = sums[seat] = sums[seat] - number
+        if left < self._low_sum:
+            self._low_sum = left
         self._sig[seat] -= SIG[card]
         if card != JOKER:
             self._masks[seat] ^= _BIT[card]
@@ -930,62 +945,57 @@ class Game:
         records.append((seat, card, named))
         self._lp_seat = seat
         self._lp_index = len(records) - 1
-        exposed = self._exposed[seat]
-        if exposed and card in exposed:
-            exposed.remove(card)
+        if self._yaku:  # only a 役 exposes cards (T8.3)
+            exposed = self._exposed[seat]
+            if card in exposed:
+                exposed.remove(card)
         if not hand:
             return self._go_out(seat, card, named, now)
-        n = self._n
-        skipped = -1
         pending = self._pending
-        damage = _DAMAGE[card]
-        if damage:
-            shibari = True
-            pending = self._pending = pending + damage
+        effect = _STD_EFFECT[card]
+        if not effect:  # the commonest card: it only sets the field
             fsuit = self._fsuit = _STD_FSUIT[card]
-        elif number == 8 or number == 11:
-            shibari = pending > 0
+        elif effect is _ATTACK:
+            pending = self._pending = pending + _DAMAGE[card]
+            fsuit = self._fsuit = _STD_FSUIT[card]
+        elif effect is _NAMES:
             fsuit = self._fsuit = 1 << named
         else:
-            shibari = pending > 0
             fsuit = self._fsuit = _STD_FSUIT[card]
-            if (number == 5 and shibari) or number == 12:
+            if effect is _REVERSE or effect is _REFLECT and pending:
                 self._dir = -self._dir
-            elif number == 1:
-                skipped = (seat + self._dir) % n
         if last_one:
             self._last_one |= 1 << seat
         elif len(hand) == 1:
             self._lo_open = seat
         event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
                         "suit": list(_MASK_SUITS[fsuit]), "last_one": last_one,
-                        "pending_draw": pending, "shibari": shibari,
+                        "pending_draw": pending, "shibari": pending > 0,
                         "direction": self._dir}
         # _add_to_run, inlined: this is the commonest step of a standard round
         pre = self._pre
         j = len(pre)
         total = pre[-1] + number
         pre.append(total)
-        at = self._at.get(total)
-        if at is None:
-            self._at[total] = [j]
-        else:
-            at.append(j)
+        self._at.setdefault(total, j)
         self._since[seat] = j
         # _open_std behind a quick filter: a seat's valid count k needs its sum to be
-        # the last k cards' sum, at least the card's number and at most the whole run's.
-        if total - pre[self._run_j] >= min(sums):
+        # the last k cards' sum, at least the card's number and at most the whole run's
+        # (draws may have raised the lowest sum since _low_sum was exact: look again).
+        run = total - pre[self._run_j]
+        if run >= self._low_sum and run >= self._exact_low_sum():
             chances = self._open_std(seat, now)
         else:
             chances = None
             self._had = 0
             if any(self._counts):
-                self._counts = [0] * n
-        if skipped >= 0:  # T7.6: the skipped turn passes at once, leaving a record
+                self._counts = [0] * self._n
+        if effect is _SKIP:  # T7.6: the skipped turn passes at once, leaving a record
+            skipped = (seat + self._dir) % self._n
             records.append((skipped, _SKIPPED, 0))
             self._since[skipped] = j
             self._had_turn |= 1 << skipped
-            nxt = (skipped + self._dir) % n
+            nxt = (skipped + self._dir) % self._n
             self._turn = nxt
             deadline = self._clock = now + self._timeout
             events = [event, {"type": "skip", "to": None, "seat": skipped},
@@ -993,13 +1003,16 @@ class Game:
             if chances:
                 events += chances
             return events
-        nxt = (seat + self._dir) % n
-        self._turn = nxt
+        nxt = self._turn = (seat + self._dir) % self._n
         deadline = self._clock = now + self._timeout
         turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
         if chances:
             return [event, turn, *chances]
         return [event, turn]
+
+    def _exact_low_sum(self) -> int:
+        low = self._low_sum = min(self._sums)
+        return low
 
     def _open_au(self, player: int, card: int, now: float) -> list[Event] | None:
         """T11.1: every other seat of 2 cards or more whose numbers sum to the card's."""
@@ -1027,8 +1040,9 @@ class Game:
         counts, jks, hands = self._counts, self._jks, self._hands
         had = 0
         for s in range(self._n):
-            js = at.get(total - sums[s])
-            if js is None or s == player:
+            want = total - sums[s]
+            j = at.get(want)
+            if j is None or s == player:
                 counts[s] = 0
                 continue
             jk = jks[s]
@@ -1036,11 +1050,13 @@ class Game:
                 counts[s] = 0
                 continue
             start, valid = since[s], 0
-            if start < run_j:
-                start = run_j
-            for j in js:
-                if start <= j < last:
-                    valid |= 1 << (last - j)
+            if j < start:
+                j = start
+            if j < run_j:
+                j = run_j
+            while j < last and pre[j] == want:  # every j of that sum in the seat's run
+                valid |= 1 << (last - j)
+                j += 1
             counts[s] = valid
             if valid:
                 had |= 1 << s
@@ -1269,6 +1285,7 @@ class Game:
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
         self._sums[seat] = self._jks[seat] = self._sig[seat] = self._masks[seat] = 0
+        self._low_sum = 0
         self._exposed[seat] = []
         self._last_one &= ~(1 << seat)
 
@@ -1605,10 +1622,7 @@ class Game:
 # ---------------------------------------------------------------------- helpers
 
 _TOKENS = itertools.count()  # one stamp per legal_actions listing, never reused
-
-
-def _listed_draw(g: Game, seat: int, _arg: int, now: float) -> list[Event]:
-    return g._do_draw(seat, now)
+_UNSTAMPED = -2  # _mv_tok of a listing that stamped nothing: no action carries it
 
 
 def _listed_dobon(g: Game, seat: int, arg: int, now: float) -> list[Event]:
@@ -1632,7 +1646,7 @@ def _listed_yaku(g: Game, seat: int, _arg: int, now: float) -> list[Event]:
 
 
 _LISTED = {
-    A.OP_DRAW: _listed_draw, A.OP_DOBON: _listed_dobon, A.OP_RETURN: _listed_return,
+    A.OP_DOBON: _listed_dobon, A.OP_RETURN: _listed_return,
     A.OP_DECLINE: _listed_decline, A.OP_LAST_ONE: _listed_last_one, A.OP_YAKU: _listed_yaku,
 }
 
