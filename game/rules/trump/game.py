@@ -695,29 +695,31 @@ class Game:
          {'type': 'draw'}]
         """
         if self._mv_seat is None or seat != self._mv_seat:  # (an int against None is slow)
-            if type(seat) is not int or not 0 <= seat < self._n:
-                self._check_seat(seat)
-            if (seat == self._turn and not self._chances[seat] and self._lo_open != seat
-                    and self._phase is TURN):  # the commonest case: plays and the draw
-                # _turn_moves, inlined and unstamped: apply recognises the plays by
-                # _mv_plays and _mv_table, and the draw by _mv_list being None
+            if (seat == self._turn and type(seat) is int and not self._chances[seat]
+                    and self._lo_open != seat and self._phase is TURN):
+                # the commonest case, the seat on turn's plays and the draw: _turn_moves,
+                # inlined and unstamped (apply recognises the plays by _mv_plays
+                # and _mv_table, the draw by _mv_list being None)
                 hand = self._hands[seat]
                 size = len(hand)
                 if self._std:
-                    if size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
+                    if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
+                        plays, table = A.STD_BY_BIT, A.IN_STD
+                    elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
                             self._sig[seat]):
                         return self._listed_and_kept(seat)  # rare: a 役 to declare
-                    if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
-                        playable = 0  # going-out-forbidden (T8.2): the draw only
-                    else:
-                        match = STD_MATCH[self._fsuit][NUMBER[self._top]]
-                        if self._pending:  # しばり: an attack card, or a matching 5
-                            match = ATTACKS | (FIVES & match)
-                        playable = self._masks[seat] & match
-                    if size == 2:
+                    elif size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
+                        self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
+                        self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
+                        return [A.DRAW]
+                    elif size == 2:
                         plays, table = A.STD_LO_BY_BIT, A.IN_STD_LO
                     else:
                         plays, table = A.STD_BY_BIT, A.IN_STD
+                    match = STD_MATCH[self._fsuit][NUMBER[self._top]]
+                    if self._pending:  # しばり: an attack card, or a matching 5
+                        match = ATTACKS | (FIVES & match)
+                    playable = self._masks[seat] & match
                 else:
                     if self._pending:
                         playable = self._masks[seat] & TWOS
@@ -733,6 +735,8 @@ class Game:
                     playable ^= low
                 listed.append(A.DRAW)
                 return listed  # the caller's own: not kept
+            if type(seat) is not int or not 0 <= seat < self._n:
+                self._check_seat(seat)
             return self._listed_and_kept(seat)
         kept = self._mv_list
         if kept is None:  # listed by the inlined case above: list again, as it did
@@ -987,9 +991,8 @@ class Game:
             chances = self._open_std(seat, now)
         else:
             chances = None
-            self._had = 0
-            if any(self._counts):
-                self._counts = [0] * self._n
+            if self._had:  # (_counts holds counts exactly when _had holds seats)
+                self._had, self._counts = 0, [0] * self._n
         if effect is _SKIP:  # T7.6: the skipped turn passes at once, leaving a record
             skipped = (seat + self._dir) % self._n
             records.append((skipped, _SKIPPED, 0))
@@ -1034,37 +1037,38 @@ class Game:
         valid count k exactly when ``_pre[j]`` equals that total minus its hand's sum for
         j = last - k at or after the start of its run.
         """
-        pre, at, since, sums, run_j = self._pre, self._at, self._since, self._sums, self._run_j
+        pre, at, sums = self._pre, self._at, self._sums
         last = len(pre) - 1
         total = pre[last]
-        counts, jks, hands = self._counts, self._jks, self._hands
         had = 0
+        counts: list[int] = []
         for s in range(self._n):
-            want = total - sums[s]
-            j = at.get(want)
-            if j is None or s == player:
-                counts[s] = 0
-                continue
-            jk = jks[s]
-            if jk and jk != len(hands[s]):  # a JK with other cards: no dobon (T13.2)
-                counts[s] = 0
-                continue
-            start, valid = since[s], 0
-            if j < start:
-                j = start
-            if j < run_j:
-                j = run_j
-            while j < last and pre[j] == want:  # every j of that sum in the seat's run
-                valid |= 1 << (last - j)
-                j += 1
-            counts[s] = valid
-            if valid:
-                had |= 1 << s
-        self._had = had
+            j = at.get(total - sums[s])  # the first j whose prefix would leave that sum
+            if j is not None and s != player:
+                valid = self._valid_counts(s, j, last)
+                if valid:
+                    counts = counts or [0] * self._n
+                    counts[s] = valid
+                    had |= 1 << s
         if not had:
+            if self._had:  # (_counts holds counts exactly when _had holds seats)
+                self._had, self._counts = 0, [0] * self._n
             return None
+        self._had, self._counts = had, counts
         self._quick = ~self._had_turn & ((1 << self._n) - 1)  # judged now (T21.39)
         return self._tell_chances(had, now)
+
+    def _valid_counts(self, s: int, j: int, last: int) -> int:
+        """Seat s's valid counts, as bits, given the first j of the prefix it needs."""
+        jk = self._jks[s]
+        if jk and jk != len(self._hands[s]):  # a JK with other cards: no dobon (T13.2)
+            return 0
+        pre, want, valid = self._pre, self._pre[j], 0
+        j = max(j, self._since[s], self._run_j)
+        while j < last and pre[j] == want:  # every j of that sum in the seat's run
+            valid |= 1 << (last - j)
+            j += 1
+        return valid
 
     def _tell_chances(self, seats: int, now: float) -> list[Event]:
         deadline = self._chance_dl = now + self._timeout
