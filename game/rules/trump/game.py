@@ -88,6 +88,10 @@ _STD_EFFECT: tuple[str | None, ...] = tuple(
     for c in range(53)
 )
 
+# the keys of a play event, in their order, for copies
+_PLAY_EVENT: Event = {"type": "play", "to": None, "seat": None, "cards": None, "suit": None,
+                      "last_one": False, "pending_draw": 0, "shibari": False, "direction": 1}
+
 Record = tuple[int, int, int]  # (seat, card id | _DREW | _SKIPPED, named suit | cards drawn)
 
 
@@ -110,7 +114,7 @@ class Game:
         "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
         "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_run_start", "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
+        "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
@@ -138,7 +142,6 @@ class Game:
     _pending: int                 # au: the open obligation; standard: the accumulation
     _first: int                   # au: this round's first player; standard: who played first
     _records: list[Record]        # T13.1, also kept in au (public, T19.1)
-    _run_start: int               # index of the first record after the latest draw
     # standard, derived from the records (T13.3): _pre[j] is the sum of the numbers of the
     # round's first j cards played, never decreasing (a JK adds 0), so that the js of one
     # sum follow each other: _at maps a sum to its first j; _since[s] is the j of seat s's
@@ -279,7 +282,7 @@ class Game:
             g._fsuit = ALL_SUITS if top == JOKER else 1 << SUIT[top]
         else:
             g._fsuit = SUIT[top]
-        g._dir, g._pending, g._records, g._run_start, g._had_turn = 1, 0, [], 0, 0
+        g._dir, g._pending, g._records, g._had_turn = 1, 0, [], 0
         g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
         g._counts, g._quick = [0] * n, 0
@@ -972,10 +975,14 @@ class Game:
             self._last_one |= 1 << seat
         elif len(hand) == 1:
             self._lo_open = seat
-        event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
-                        "suit": list(_MASK_SUITS[fsuit]), "last_one": last_one,
-                        "pending_draw": pending, "shibari": pending > 0,
-                        "direction": self._dir}
+        event = _PLAY_EVENT.copy()  # (cheaper than a literal of nine keys)
+        event["seat"] = seat
+        event["cards"] = [CODE[card]]
+        event["suit"] = list(_MASK_SUITS[fsuit])
+        event["last_one"] = last_one
+        event["pending_draw"] = pending
+        event["shibari"] = pending > 0
+        event["direction"] = self._dir
         # _add_to_run, inlined: this is the commonest step of a standard round
         pre = self._pre
         j = len(pre)
@@ -1128,9 +1135,7 @@ class Game:
             self._hands[seat].append(card)
             self._masks[seat] |= _BIT[card]
             self._sums[seat] += NUMBER[card]
-            records = self._records
-            records.append((seat, _DREW, 1))
-            self._run_start = len(records)
+            self._records.append((seat, _DREW, 1))
             if self._std:
                 self._run_j = len(self._pre) - 1
                 self._sig[seat] += SIG[card]
@@ -1138,8 +1143,7 @@ class Game:
                     self._jks[seat] += 1
                 if self._last_one:
                     self._last_one &= ~(1 << seat)
-            nxt = (seat + self._dir) % self._n
-            self._turn = nxt
+            nxt = self._turn = (seat + self._dir) % self._n
             deadline = self._clock = now + self._timeout
             return [{"type": "draw", "to": None, "seat": seat, "count": 1},
                     {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]},
@@ -1147,9 +1151,7 @@ class Game:
         count = pending or 1
         got, shuffles, ended = self._draw_cards(seat, count)
         self._pending = 0
-        records = self._records
-        records.append((seat, _DREW, len(got)))
-        self._run_start = len(records)
+        self._records.append((seat, _DREW, len(got)))
         if self._std:
             self._run_j = len(self._pre) - 1
         if self._std and len(self._hands[seat]) >= 2:
@@ -1550,7 +1552,7 @@ class Game:
             "phase": self._phase, "turn": self._turn, "clock": self._clock,
             "pending": self._pending, "first": self._first,
             # flat: seat, card id (-1 a draw, -2 a skipped turn), named suit or cards drawn
-            "records": [x for r in self._records for x in r], "run_start": self._run_start,
+            "records": [x for r in self._records for x in r], "run_start": self._run_start(),
             "had_turn": self._had_turn, "chances": list(self._chances),
             "chance_deadline": self._chance_dl, "had": self._had,
             "counts": list(self._counts), "quick": self._quick,
@@ -1591,7 +1593,7 @@ class Game:
         if len(flat) % 3:
             raise ValueError("records come in threes")
         g._records = list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
-        g._run_start, g._had_turn = int(d["run_start"]), int(d["had_turn"])
+        g._had_turn = int(d["had_turn"])  # ("run_start" follows from the records)
         g._index_run()
         g._chances = [int(c) for c in d["chances"]]
         g._chance_dl, g._had = _float_or_none(d["chance_deadline"]), int(d["had"])
@@ -1613,6 +1615,14 @@ class Game:
         g._rng = SeededRandom.from_state(d["rng"])
         g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
         return g
+
+    def _run_start(self) -> int:
+        """The index of the first record after the latest draw (0 before any)."""
+        records = self._records
+        for i in range(len(records) - 1, -1, -1):
+            if records[i][1] == _DREW:
+                return i + 1
+        return 0
 
     def copy(self) -> Game:
         """An independent copy that behaves identically."""
