@@ -128,7 +128,7 @@ class Game:
     _hands: list[list[int]]       # card ids, in the order received
     _masks: list[int]             # per seat, bit i set when it holds card id i
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
-    _low_sum: int                 # standard: at most min(_sums), equal after each dobon check
+    _low_sum: int                 # standard: at most min(_sums), equal after each _open_std
     _jks: list[int]               # per seat, the jokers it holds
     _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
     _deck: list[int]              # next card LAST
@@ -324,11 +324,12 @@ class Game:
         self._since[seat] = j
 
     def _index_hands(self) -> None:
-        self._sums = [sum(NUMBER[c] for c in h) for h in self._hands]
+        hands = self._hands  # (map over the tables: a round starts here, keep it quick)
+        self._sums = [sum(map(NUMBER.__getitem__, h)) for h in hands]
         self._low_sum = min(self._sums)
-        self._masks = [sum(1 << c for c in set(h)) for h in self._hands]
-        self._jks = [h.count(JOKER) for h in self._hands]
-        self._sig = [sum(SIG[c] for c in h) for h in self._hands]
+        self._masks = [sum(map(_BIT.__getitem__, set(h))) for h in hands]
+        self._jks = [h.count(JOKER) for h in hands]
+        self._sig = [sum(map(SIG.__getitem__, h)) for h in hands]
 
     # ------------------------------------------------------------------ reading
 
@@ -991,10 +992,8 @@ class Game:
         self._at.setdefault(total, j)
         self._since[seat] = j
         # _open_std behind a quick filter: a seat's valid count k needs its sum to be
-        # the last k cards' sum, at least the card's number and at most the whole run's
-        # (draws may have raised the lowest sum since _low_sum was exact: look again).
-        run = total - pre[self._run_j]
-        if run >= self._low_sum and run >= self._exact_low_sum():
+        # the last k cards' sum, so at most the whole run's.
+        if total - pre[self._run_j] >= self._low_sum:
             chances = self._open_std(seat, now)
         else:
             chances = None
@@ -1020,10 +1019,6 @@ class Game:
             return [event, turn, *chances]
         return [event, turn]
 
-    def _exact_low_sum(self) -> int:
-        low = self._low_sum = min(self._sums)
-        return low
-
     def _open_au(self, player: int, card: int, now: float) -> list[Event] | None:
         """T11.1: every other seat of 2 cards or more whose numbers sum to the card's."""
         number, sums, hands = NUMBER[card], self._sums, self._hands
@@ -1047,16 +1042,20 @@ class Game:
         pre, at, sums = self._pre, self._at, self._sums
         last = len(pre) - 1
         total = pre[last]
-        had = 0
+        had, low = 0, sums[0]  # and the lowest sum, as builtin min is slow
         counts: list[int] = []
         for s in range(self._n):
-            j = at.get(total - sums[s])  # the first j whose prefix would leave that sum
+            held = sums[s]
+            if held < low:
+                low = held
+            j = at.get(total - held)  # the first j whose prefix would leave that sum
             if j is not None and s != player:
                 valid = self._valid_counts(s, j, last)
                 if valid:
                     counts = counts or [0] * self._n
                     counts[s] = valid
                     had |= 1 << s
+        self._low_sum = low
         if not had:
             if self._had:  # (_counts holds counts exactly when _had holds seats)
                 self._had, self._counts = 0, [0] * self._n
@@ -1667,14 +1666,43 @@ _LISTED = {
 
 def _shuffle(rng: SeededRandom, cards: list[int]) -> None:
     """Fisher-Yates with the digits of one random number: a single call to the generator
-    (64 spare bits make every order equally likely to within 2^-64)."""
+    (64 spare bits make every order equally likely to within 2^-64).
+
+    The digits are those of ``big`` in the mixed radix n, n-1, ..., 2, lowest first; they
+    are taken a few at a time (one division of the big number per step of the plan, then
+    divisions of a one-digit remainder), which gives the same digits faster.
+    """
     n = len(cards)
     if n < 2:
         return
     big = rng.getrandbits(64 + 6 * n)  # log2(n!) < 6n for every pack size here
-    for i in range(n - 1, 0, -1):
-        big, j = divmod(big, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    for product, steps in _shuffle_plan(n):
+        big, small = divmod(big, product)
+        for i, radix in steps:
+            small, j = divmod(small, radix)
+            cards[i], cards[j] = cards[j], cards[i]
+
+
+def _shuffle_plan(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """The steps of :func:`_shuffle` for n cards: (product of the radices, ((index,
+    radix), ...)), each product below 2^30 (one digit of a Python int)."""
+    plan = _SHUFFLE_PLANS.get(n)
+    if plan is None:
+        steps: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        chunk: list[tuple[int, int]] = []
+        product = 1
+        for i in range(n - 1, 0, -1):
+            if product * (i + 1) >= 1 << 30:
+                steps.append((product, tuple(chunk)))
+                chunk, product = [], 1
+            chunk.append((i, i + 1))
+            product *= i + 1
+        steps.append((product, tuple(chunk)))
+        plan = _SHUFFLE_PLANS[n] = tuple(steps)
+    return plan
+
+
+_SHUFFLE_PLANS: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
 
 
 def _plain(action: Action) -> dict[str, Any]:
