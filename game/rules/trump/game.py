@@ -80,6 +80,17 @@ _DAMAGE = tuple(5 if c == JOKER else 2 if NUMBER[c] == 2 else 0 for c in range(5
 _BIT = tuple(1 << c for c in range(53))
 # standard: the field's effective suits after a play of the card that names none (T7.2)
 _STD_FSUIT = tuple(ALL_SUITS if c == JOKER else 1 << SUIT[c] for c in range(53))
+# standard: what a play does besides setting the field (T7), by card id; None for nothing
+_ATTACK, _NAMES, _REVERSE, _REFLECT, _SKIP = "attack", "names", "reverse", "reflect", "skip"
+_STD_EFFECT: tuple[str | None, ...] = tuple(
+    _ATTACK if _DAMAGE[c] else _NAMES if NUMBER[c] in (8, 11) else _REVERSE if NUMBER[c] == 12
+    else _REFLECT if NUMBER[c] == 5 else _SKIP if NUMBER[c] == 1 else None
+    for c in range(53)
+)
+
+# the keys of a play event, in their order, for copies
+_PLAY_EVENT: Event = {"type": "play", "to": None, "seat": None, "cards": None, "suit": None,
+                      "last_one": False, "pending_draw": 0, "shibari": False, "direction": 1}
 
 Record = tuple[int, int, int]  # (seat, card id | _DREW | _SKIPPED, named suit | cards drawn)
 
@@ -100,10 +111,10 @@ class Game:
     """
 
     __slots__ = (
-        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_jks", "_sig", "_deck",
+        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
         "_discards", "_top",
         "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_run_start", "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
+        "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
@@ -117,6 +128,7 @@ class Game:
     _hands: list[list[int]]       # card ids, in the order received
     _masks: list[int]             # per seat, bit i set when it holds card id i
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
+    _low_sum: int                 # standard: at most min(_sums), equal after each _open_std
     _jks: list[int]               # per seat, the jokers it holds
     _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
     _deck: list[int]              # next card LAST
@@ -130,13 +142,13 @@ class Game:
     _pending: int                 # au: the open obligation; standard: the accumulation
     _first: int                   # au: this round's first player; standard: who played first
     _records: list[Record]        # T13.1, also kept in au (public, T19.1)
-    _run_start: int               # index of the first record after the latest draw
     # standard, derived from the records (T13.3): _pre[j] is the sum of the numbers of the
-    # round's first j cards played; _at maps a sum to its js (one j, more only when jokers
-    # add 0); _since[s] is the j of seat s's latest record and _run_j the j of the latest
-    # draw: seat s's run is the plays after max(_since[s], _run_j).
+    # round's first j cards played, never decreasing (a JK adds 0), so that the js of one
+    # sum follow each other: _at maps a sum to its first j; _since[s] is the j of seat s's
+    # latest record and _run_j the j of the latest draw: seat s's run is the plays after
+    # max(_since[s], _run_j).
     _pre: list[int]
-    _at: dict[int, list[int]]
+    _at: dict[int, int]
     _since: list[int]
     _run_j: int
     _had_turn: int                # bit per seat: it has had a turn (standard quick dobon)
@@ -270,7 +282,7 @@ class Game:
             g._fsuit = ALL_SUITS if top == JOKER else 1 << SUIT[top]
         else:
             g._fsuit = SUIT[top]
-        g._dir, g._pending, g._records, g._run_start, g._had_turn = 1, 0, [], 0, 0
+        g._dir, g._pending, g._records, g._had_turn = 1, 0, [], 0
         g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
         g._counts, g._quick = [0] * n, 0
@@ -294,7 +306,7 @@ class Game:
 
     def _index_run(self) -> None:
         """Derive _pre, _at and _since from the records since the latest draw."""
-        self._pre, self._at, self._since, self._run_j = [0], {0: [0]}, [0] * self._n, 0
+        self._pre, self._at, self._since, self._run_j = [0], {0: 0}, [0] * self._n, 0
         for seat, card, _ in self._records:
             if card >= 0:
                 self._add_to_run(seat, card)
@@ -308,18 +320,16 @@ class Game:
         j = len(pre)
         total = pre[-1] + NUMBER[card]
         pre.append(total)
-        at = self._at.get(total)
-        if at is None:
-            self._at[total] = [j]
-        else:
-            at.append(j)
+        self._at.setdefault(total, j)
         self._since[seat] = j
 
     def _index_hands(self) -> None:
-        self._sums = [sum(NUMBER[c] for c in h) for h in self._hands]
-        self._masks = [sum(1 << c for c in set(h)) for h in self._hands]
-        self._jks = [h.count(JOKER) for h in self._hands]
-        self._sig = [sum(SIG[c] for c in h) for h in self._hands]
+        hands = self._hands  # (map over the tables: a round starts here, keep it quick)
+        self._sums = [sum(map(NUMBER.__getitem__, h)) for h in hands]
+        self._low_sum = min(self._sums)
+        self._masks = [sum(map(_BIT.__getitem__, set(h))) for h in hands]
+        self._jks = [h.count(JOKER) for h in hands]
+        self._sig = [sum(map(SIG.__getitem__, h)) for h in hands]
 
     # ------------------------------------------------------------------ reading
 
@@ -615,12 +625,16 @@ class Game:
                     if self._std:
                         return self._play_std(seat, op, action.named, action.last_one, now)
                     return self._play_au(seat, op, action.named, now)
+            elif op == A.OP_DRAW:
+                if self._mv_list is None or action.stamp == self._mv_tok:
+                    if type(now) is not float:
+                        now = _as_time(now)
+                    self._mv_seat = None
+                    return self._do_draw(seat, now)
             elif action.stamp == self._mv_tok:
                 if type(now) is not float:
                     now = _as_time(now)
                 self._mv_seat = None
-                if op == A.OP_DRAW:
-                    return self._do_draw(seat, now)
                 return _LISTED[op](self, seat, action.arg, now)
         return self._apply_checked(seat, action, now)
 
@@ -684,54 +698,61 @@ class Game:
         [{'type': 'play', 'cards': ['S3']}, {'type': 'play', 'cards': ['H7']},
          {'type': 'draw'}]
         """
-        if seat != self._mv_seat:
-            if type(seat) is not int or not 0 <= seat < self._n:
-                self._check_seat(seat)
-            if (seat == self._turn and not self._chances[seat] and self._lo_open != seat
-                    and self._phase is TURN):  # the commonest case: plays and the draw
-                # _turn_moves, inlined; the plays are recognised by _mv_plays, not stamped
-                listed: list[Action] = []
-                tok = next(_TOKENS)
+        if self._mv_seat is None or seat != self._mv_seat:  # (an int against None is slow)
+            if (seat == self._turn and type(seat) is int and not self._chances[seat]
+                    and self._lo_open != seat and self._phase is TURN):
+                # the commonest case, the seat on turn's plays and the draw: _turn_moves,
+                # inlined and unstamped (apply recognises the plays by _mv_plays
+                # and _mv_table, the draw by _mv_list being None)
                 hand = self._hands[seat]
                 size = len(hand)
                 if self._std:
-                    if size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
+                    if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
+                        plays, table = A.STD_BY_BIT, A.IN_STD
+                    elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
                             self._sig[seat]):
-                        listed.append(A.YAKU)
-                        A.YAKU.stamp = tok
-                    if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
-                        playable = 0  # going-out-forbidden (T8.2): the draw only
-                    else:
-                        match = STD_MATCH[self._fsuit][NUMBER[self._top]]
-                        if self._pending:  # しばり: an attack card, or a matching 5
-                            match = ATTACKS | (FIVES & match)
-                        playable = self._masks[seat] & match
-                    if size == 2:
+                        return self._listed_and_kept(seat)  # rare: a 役 to declare
+                    elif size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
+                        self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
+                        self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
+                        return [A.DRAW]
+                    elif size == 2:
                         plays, table = A.STD_LO_BY_BIT, A.IN_STD_LO
                     else:
                         plays, table = A.STD_BY_BIT, A.IN_STD
+                    match = STD_MATCH[self._fsuit][NUMBER[self._top]]
+                    if self._pending:  # しばり: an attack card, or a matching 5
+                        match = ATTACKS | (FIVES & match)
+                    playable = self._masks[seat] & match
                 else:
                     if self._pending:
                         playable = self._masks[seat] & TWOS
                     else:
                         playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
                     plays, table = A.AU_BY_BIT, A.IN_AU
+                self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
                 self._mv_plays, self._mv_table = playable, table
+                listed: list[Action] = []
                 while playable:  # lowest id first
                     low = playable & -playable
                     listed += plays[low]
                     playable ^= low
                 listed.append(A.DRAW)
-                A.DRAW.stamp = tok
-                self._mv_seat, self._mv_list, self._mv_tok = seat, None, tok
                 return listed  # the caller's own: not kept
-            self._find_moves(seat)
+            if type(seat) is not int or not 0 <= seat < self._n:
+                self._check_seat(seat)
+            return self._listed_and_kept(seat)
         kept = self._mv_list
         if kept is None:  # listed by the inlined case above: list again, as it did
             kept = []
             self._turn_moves(seat, kept)
             return kept
         return kept[:]
+
+    def _listed_and_kept(self, seat: int) -> list[Action]:
+        self._find_moves(seat)
+        assert self._mv_list is not None
+        return self._mv_list[:]
 
     def _find_moves(self, seat: int) -> None:
         """Work out (and keep until the next change) everything ``seat`` may do now."""
@@ -911,7 +932,9 @@ class Game:
         hand.remove(card)
         number = NUMBER[card]
         sums = self._sums
-        sums[seat] -= number
+        left = sums[seat] = sums[seat] - number
+        if left < self._low_sum:
+            self._low_sum = left
         self._sig[seat] -= SIG[card]
         if card != JOKER:
             self._masks[seat] ^= _BIT[card]
@@ -930,62 +953,58 @@ class Game:
         records.append((seat, card, named))
         self._lp_seat = seat
         self._lp_index = len(records) - 1
-        exposed = self._exposed[seat]
-        if exposed and card in exposed:
-            exposed.remove(card)
+        if self._yaku:  # only a 役 exposes cards (T8.3)
+            exposed = self._exposed[seat]
+            if card in exposed:
+                exposed.remove(card)
         if not hand:
             return self._go_out(seat, card, named, now)
-        n = self._n
-        skipped = -1
         pending = self._pending
-        damage = _DAMAGE[card]
-        if damage:
-            shibari = True
-            pending = self._pending = pending + damage
+        effect = _STD_EFFECT[card]
+        if not effect:  # the commonest card: it only sets the field
             fsuit = self._fsuit = _STD_FSUIT[card]
-        elif number == 8 or number == 11:
-            shibari = pending > 0
+        elif effect is _ATTACK:
+            pending = self._pending = pending + _DAMAGE[card]
+            fsuit = self._fsuit = _STD_FSUIT[card]
+        elif effect is _NAMES:
             fsuit = self._fsuit = 1 << named
         else:
-            shibari = pending > 0
             fsuit = self._fsuit = _STD_FSUIT[card]
-            if (number == 5 and shibari) or number == 12:
+            if effect is _REVERSE or effect is _REFLECT and pending:
                 self._dir = -self._dir
-            elif number == 1:
-                skipped = (seat + self._dir) % n
         if last_one:
             self._last_one |= 1 << seat
         elif len(hand) == 1:
             self._lo_open = seat
-        event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
-                        "suit": list(_MASK_SUITS[fsuit]), "last_one": last_one,
-                        "pending_draw": pending, "shibari": shibari,
-                        "direction": self._dir}
+        event = _PLAY_EVENT.copy()  # (cheaper than a literal of nine keys)
+        event["seat"] = seat
+        event["cards"] = [CODE[card]]
+        event["suit"] = list(_MASK_SUITS[fsuit])
+        event["last_one"] = last_one
+        event["pending_draw"] = pending
+        event["shibari"] = pending > 0
+        event["direction"] = self._dir
         # _add_to_run, inlined: this is the commonest step of a standard round
         pre = self._pre
         j = len(pre)
         total = pre[-1] + number
         pre.append(total)
-        at = self._at.get(total)
-        if at is None:
-            self._at[total] = [j]
-        else:
-            at.append(j)
+        self._at.setdefault(total, j)
         self._since[seat] = j
         # _open_std behind a quick filter: a seat's valid count k needs its sum to be
-        # the last k cards' sum, at least the card's number and at most the whole run's.
-        if total - pre[self._run_j] >= min(sums):
+        # the last k cards' sum, so at most the whole run's.
+        if total - pre[self._run_j] >= self._low_sum:
             chances = self._open_std(seat, now)
         else:
             chances = None
-            self._had = 0
-            if any(self._counts):
-                self._counts = [0] * n
-        if skipped >= 0:  # T7.6: the skipped turn passes at once, leaving a record
+            if self._had:  # (_counts holds counts exactly when _had holds seats)
+                self._had, self._counts = 0, [0] * self._n
+        if effect is _SKIP:  # T7.6: the skipped turn passes at once, leaving a record
+            skipped = (seat + self._dir) % self._n
             records.append((skipped, _SKIPPED, 0))
             self._since[skipped] = j
             self._had_turn |= 1 << skipped
-            nxt = (skipped + self._dir) % n
+            nxt = (skipped + self._dir) % self._n
             self._turn = nxt
             deadline = self._clock = now + self._timeout
             events = [event, {"type": "skip", "to": None, "seat": skipped},
@@ -993,8 +1012,7 @@ class Game:
             if chances:
                 events += chances
             return events
-        nxt = (seat + self._dir) % n
-        self._turn = nxt
+        nxt = self._turn = (seat + self._dir) % self._n
         deadline = self._clock = now + self._timeout
         turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
         if chances:
@@ -1021,34 +1039,42 @@ class Game:
         valid count k exactly when ``_pre[j]`` equals that total minus its hand's sum for
         j = last - k at or after the start of its run.
         """
-        pre, at, since, sums, run_j = self._pre, self._at, self._since, self._sums, self._run_j
+        pre, at, sums = self._pre, self._at, self._sums
         last = len(pre) - 1
         total = pre[last]
-        counts, jks, hands = self._counts, self._jks, self._hands
-        had = 0
+        had, low = 0, sums[0]  # and the lowest sum, as builtin min is slow
+        counts: list[int] = []
         for s in range(self._n):
-            js = at.get(total - sums[s])
-            if js is None or s == player:
-                counts[s] = 0
-                continue
-            jk = jks[s]
-            if jk and jk != len(hands[s]):  # a JK with other cards: no dobon (T13.2)
-                counts[s] = 0
-                continue
-            start, valid = since[s], 0
-            if start < run_j:
-                start = run_j
-            for j in js:
-                if start <= j < last:
-                    valid |= 1 << (last - j)
-            counts[s] = valid
-            if valid:
-                had |= 1 << s
-        self._had = had
+            held = sums[s]
+            if held < low:
+                low = held
+            j = at.get(total - held)  # the first j whose prefix would leave that sum
+            if j is not None and s != player:
+                valid = self._valid_counts(s, j, last)
+                if valid:
+                    counts = counts or [0] * self._n
+                    counts[s] = valid
+                    had |= 1 << s
+        self._low_sum = low
         if not had:
+            if self._had:  # (_counts holds counts exactly when _had holds seats)
+                self._had, self._counts = 0, [0] * self._n
             return None
+        self._had, self._counts = had, counts
         self._quick = ~self._had_turn & ((1 << self._n) - 1)  # judged now (T21.39)
         return self._tell_chances(had, now)
+
+    def _valid_counts(self, s: int, j: int, last: int) -> int:
+        """Seat s's valid counts, as bits, given the first j of the prefix it needs."""
+        jk = self._jks[s]
+        if jk and jk != len(self._hands[s]):  # a JK with other cards: no dobon (T13.2)
+            return 0
+        pre, want, valid = self._pre, self._pre[j], 0
+        j = max(j, self._since[s], self._run_j)
+        while j < last and pre[j] == want:  # every j of that sum in the seat's run
+            valid |= 1 << (last - j)
+            j += 1
+        return valid
 
     def _tell_chances(self, seats: int, now: float) -> list[Event]:
         deadline = self._chance_dl = now + self._timeout
@@ -1108,9 +1134,7 @@ class Game:
             self._hands[seat].append(card)
             self._masks[seat] |= _BIT[card]
             self._sums[seat] += NUMBER[card]
-            records = self._records
-            records.append((seat, _DREW, 1))
-            self._run_start = len(records)
+            self._records.append((seat, _DREW, 1))
             if self._std:
                 self._run_j = len(self._pre) - 1
                 self._sig[seat] += SIG[card]
@@ -1118,8 +1142,7 @@ class Game:
                     self._jks[seat] += 1
                 if self._last_one:
                     self._last_one &= ~(1 << seat)
-            nxt = (seat + self._dir) % self._n
-            self._turn = nxt
+            nxt = self._turn = (seat + self._dir) % self._n
             deadline = self._clock = now + self._timeout
             return [{"type": "draw", "to": None, "seat": seat, "count": 1},
                     {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]},
@@ -1127,9 +1150,7 @@ class Game:
         count = pending or 1
         got, shuffles, ended = self._draw_cards(seat, count)
         self._pending = 0
-        records = self._records
-        records.append((seat, _DREW, len(got)))
-        self._run_start = len(records)
+        self._records.append((seat, _DREW, len(got)))
         if self._std:
             self._run_j = len(self._pre) - 1
         if self._std and len(self._hands[seat]) >= 2:
@@ -1269,6 +1290,7 @@ class Game:
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
         self._sums[seat] = self._jks[seat] = self._sig[seat] = self._masks[seat] = 0
+        self._low_sum = 0
         self._exposed[seat] = []
         self._last_one &= ~(1 << seat)
 
@@ -1529,7 +1551,7 @@ class Game:
             "phase": self._phase, "turn": self._turn, "clock": self._clock,
             "pending": self._pending, "first": self._first,
             # flat: seat, card id (-1 a draw, -2 a skipped turn), named suit or cards drawn
-            "records": [x for r in self._records for x in r], "run_start": self._run_start,
+            "records": [x for r in self._records for x in r], "run_start": self._run_start(),
             "had_turn": self._had_turn, "chances": list(self._chances),
             "chance_deadline": self._chance_dl, "had": self._had,
             "counts": list(self._counts), "quick": self._quick,
@@ -1570,7 +1592,7 @@ class Game:
         if len(flat) % 3:
             raise ValueError("records come in threes")
         g._records = list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
-        g._run_start, g._had_turn = int(d["run_start"]), int(d["had_turn"])
+        g._had_turn = int(d["had_turn"])  # ("run_start" follows from the records)
         g._index_run()
         g._chances = [int(c) for c in d["chances"]]
         g._chance_dl, g._had = _float_or_none(d["chance_deadline"]), int(d["had"])
@@ -1593,6 +1615,14 @@ class Game:
         g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
         return g
 
+    def _run_start(self) -> int:
+        """The index of the first record after the latest draw (0 before any)."""
+        records = self._records
+        for i in range(len(records) - 1, -1, -1):
+            if records[i][1] == _DREW:
+                return i + 1
+        return 0
+
     def copy(self) -> Game:
         """An independent copy that behaves identically."""
         return Game.from_dict(self.to_dict())
@@ -1605,10 +1635,7 @@ class Game:
 # ---------------------------------------------------------------------- helpers
 
 _TOKENS = itertools.count()  # one stamp per legal_actions listing, never reused
-
-
-def _listed_draw(g: Game, seat: int, _arg: int, now: float) -> list[Event]:
-    return g._do_draw(seat, now)
+_UNSTAMPED = -2  # _mv_tok of a listing that stamped nothing: no action carries it
 
 
 def _listed_dobon(g: Game, seat: int, arg: int, now: float) -> list[Event]:
@@ -1632,21 +1659,50 @@ def _listed_yaku(g: Game, seat: int, _arg: int, now: float) -> list[Event]:
 
 
 _LISTED = {
-    A.OP_DRAW: _listed_draw, A.OP_DOBON: _listed_dobon, A.OP_RETURN: _listed_return,
+    A.OP_DOBON: _listed_dobon, A.OP_RETURN: _listed_return,
     A.OP_DECLINE: _listed_decline, A.OP_LAST_ONE: _listed_last_one, A.OP_YAKU: _listed_yaku,
 }
 
 
 def _shuffle(rng: SeededRandom, cards: list[int]) -> None:
     """Fisher-Yates with the digits of one random number: a single call to the generator
-    (64 spare bits make every order equally likely to within 2^-64)."""
+    (64 spare bits make every order equally likely to within 2^-64).
+
+    The digits are those of ``big`` in the mixed radix n, n-1, ..., 2, lowest first; they
+    are taken a few at a time (one division of the big number per step of the plan, then
+    divisions of a one-digit remainder), which gives the same digits faster.
+    """
     n = len(cards)
     if n < 2:
         return
     big = rng.getrandbits(64 + 6 * n)  # log2(n!) < 6n for every pack size here
-    for i in range(n - 1, 0, -1):
-        big, j = divmod(big, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    for product, steps in _shuffle_plan(n):
+        big, small = divmod(big, product)
+        for i, radix in steps:
+            small, j = divmod(small, radix)
+            cards[i], cards[j] = cards[j], cards[i]
+
+
+def _shuffle_plan(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """The steps of :func:`_shuffle` for n cards: (product of the radices, ((index,
+    radix), ...)), each product below 2^30 (one digit of a Python int)."""
+    plan = _SHUFFLE_PLANS.get(n)
+    if plan is None:
+        steps: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        chunk: list[tuple[int, int]] = []
+        product = 1
+        for i in range(n - 1, 0, -1):
+            if product * (i + 1) >= 1 << 30:
+                steps.append((product, tuple(chunk)))
+                chunk, product = [], 1
+            chunk.append((i, i + 1))
+            product *= i + 1
+        steps.append((product, tuple(chunk)))
+        plan = _SHUFFLE_PLANS[n] = tuple(steps)
+    return plan
+
+
+_SHUFFLE_PLANS: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
 
 
 def _plain(action: Action) -> dict[str, Any]:
