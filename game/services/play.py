@@ -596,7 +596,7 @@ def advance_clock(engine: Engine, now: float) -> tuple[list[Event], dict[str, An
     says so (`"resume": true`, replayed by game/history/replay.py)."""
     deadline = engine.next_deadline
     outage = deadline is not None and now - deadline > settings.DOBON_CLOCK_OUTAGE_SECONDS
-    if outage and hasattr(engine, "resume"):  # the trump engine has no resume yet
+    if outage:
         return engine.resume(now), {"now": now, "resume": True}
     return engine.advance(now), {"now": now}
 

@@ -514,3 +514,30 @@ def test_the_settings_page_changes_the_game_between_rounds(client, alice):
     assert refused.status_code == 200  # only between rounds (T1.1)
     room.refresh_from_db()
     assert room.game_kind == "trump_dobon"
+
+
+@pytest.mark.parametrize("preset", ["au", "standard"])
+def test_a_trump_round_after_a_clock_outage_resumes_with_fresh_clocks(alice, bob, carol,
+                                                                      preset):
+    """26 minutes without a clock: the round does not play the outage's timeouts (T18)
+    in one version; every due clock restarts in full (docs/protocol.md, outages)."""
+    from game.history.replay import Version, rebuild
+    from game.models import GameEvent
+
+    room = trump_room(alice, preset, bob, carol)  # people only: no CPU due meanwhile
+    game = play.start_game(room, alice, now=NOW)
+    back = NOW + 26 * 60
+    clock.expire_due_games(now=back)
+    game.refresh_from_db()
+    rows = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    assert game.version == 1 and [r.data["type"] for r in rows if r.version == 1] == ["resume"]
+    assert rows[-1].step == {"now": back, "resume": True}
+    assert game.next_deadline.timestamp() == pytest.approx(back + room.timeout_seconds)
+    assert clock.expire_due_games(now=back + room.timeout_seconds - 0.1) == 0
+    versions: list[Version] = []
+    for row in rows:
+        if not versions or versions[-1].number != row.version:
+            versions.append(Version(row.version, row.step, []))
+        versions[-1].events.append(row.data)
+    frames = rebuild(game.initial_state, versions, game_kind=game.game_kind)  # raises on a mismatch
+    assert frames[-1].kind == "resume"

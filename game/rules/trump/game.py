@@ -685,6 +685,33 @@ class Game:
             else:
                 return events
 
+    def resume(self, now: float) -> list[Event]:
+        """After the server's clock was stopped (an outage), restart every clock already
+        due by ``now`` with a full timeout from ``now`` instead of applying its T18
+        timeouts: the turn (or the auction's clock, or a wait's) and the open chances.
+        Nothing else changes. Returns ``[]`` when nothing was due. Outages are the site's
+        concern, which TRUMP-RULES.md leaves open; decided as for Dobon UNO (R14 note in
+        docs/protocol.md, "The clock, and outages").
+
+        >>> g = Game.from_setup(hands=[["S3", "H7"], ["C12", "D4"]], first_card="H3",
+        ...                     deck=["S1"], first_player=0, timeout=10.0)
+        >>> [e["type"] for e in g.resume(600.0)], g.next_deadline, g.turn
+        (['resume'], 610.0, 0)
+        >>> g.resume(605.0)
+        []
+        """
+        now = _as_time(now)
+        fresh = now + self._timeout
+        restarted = False
+        if self._clock is not None and self._clock <= now:
+            self._clock, restarted = fresh, True
+        if self._chance_dl is not None and self._chance_dl <= now:
+            self._chance_dl, restarted = fresh, True
+        if not restarted:
+            return []
+        self._mv_seat = None  # what a seat may do is unchanged, but keep no stale listing
+        return [{"type": "resume", "to": None, "seat": None, "deadline": fresh}]
+
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, seat: int) -> list[Action]:
