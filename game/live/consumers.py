@@ -212,7 +212,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 programs.program_connected, self.room_id, self.user_id
             )
         self.worker = asyncio.get_running_loop().create_task(self.work())
-        await self.within_sync_budget()
+        if not await self.within_sync_budget():
+            return  # the client left while its table waited: its disconnect cleans up
         await self.answer_sync(None)
         await self.announce_presence(joined)
 
@@ -377,8 +378,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 kind, payload = self.jobs.popleft()
                 try:
                     if kind == "sync":
-                        await self.within_sync_budget()
-                        await self.answer_sync(payload)
+                        if await self.within_sync_budget():
+                            await self.answer_sync(payload)
                     else:
                         await self.act(payload)
                 except Exception:  # keep serving the socket whatever one job did
@@ -387,13 +388,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                     if kind == "sync":
                         self.sync_in_flight = False
 
-    async def within_sync_budget(self) -> None:
-        """Wait until this user's and this address's sync budgets allow one more table.
+    async def within_sync_budget(self) -> bool:
+        """Wait until this user's and this address's sync budgets allow one more table
+        (True), or until the client is gone (False: nothing spent, nothing to read).
         Waiting, not refusing: the socket's sync stays queued (later ones coalesce into
         it, sync_in_flight), so a client over budget gets its table late, never lost,
         and costs nothing meanwhile. Only this socket's queue waits."""
-        while wait := self.budgets.sync_wait(self.user.pk, self.address, self.clock()):
+        while not (self.gone.gone or self.closing):
+            wait = self.budgets.sync_wait(self.user.pk, self.address, self.clock())
+            if not wait:
+                return True
             await self.pause(wait)
+        return False
 
     async def act(self, move: tuple[Any, int | None]) -> None:
         """The move in a task of its own: when the socket closes meanwhile (its worker is

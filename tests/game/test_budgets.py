@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from socket_helpers import closed_with, next_frame, next_state, open_socket, qui
 
 from game.live.budgets import MAX_KEYS, Budget, ProcessBudgets
 from game.live.consumers import RoomConsumer
+from game.live.transport import Closing
 from game.models import Game
 
 HANDS = [["G1", "G2", "B4"], ["R5", "B7", "G4"], ["Y9", "Y8", "B9"]]
@@ -289,3 +291,21 @@ async def test_a_socket_kept_over_its_addresss_budget_is_closed_4429(
     await quiet(first)
     for socket in (first, second):
         await socket.disconnect()
+
+
+async def test_a_sync_whose_client_left_while_waiting_spends_and_reads_nothing(
+    clock, gate, settings
+):
+    settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 1, 1
+    consumer = RoomConsumer()
+    consumer.user, consumer.address = SimpleNamespace(pk=7), CROWD
+    consumer.gone, consumer.closing = Closing(), False
+    assert await consumer.within_sync_budget()  # the burst
+    waiting = asyncio.ensure_future(consumer.within_sync_budget())
+    await asyncio.sleep(0)
+    assert gate.waits == [pytest.approx(1.0)]
+    consumer.gone.gone = True  # as Closing.fire() marks it when the client closes
+    clock.advance(1.0)
+    gate.opened.set()
+    assert await waiting is False
+    assert RoomConsumer.budgets.user_syncs.tokens(7, clock()) == 1.0, "nothing spent"
