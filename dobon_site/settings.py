@@ -323,6 +323,34 @@ DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
 DOBON_WS_MAX_SOCKETS_PER_ADDRESS = env_int("DOBON_WS_MAX_SOCKETS_PER_ADDRESS", 64)
 DOBON_WS_HANDSHAKES_PER_SECOND = env_int("DOBON_WS_HANDSHAKES_PER_SECOND", 20)
 DOBON_WS_MAX_SOCKETS_PER_PROCESS = env_int("DOBON_WS_MAX_SOCKETS_PER_PROCESS", 5000)
+# Budgets per server process over many sockets (game/live/budgets.py, issue #22).
+# A `sync` reads and sends the whole table; clients send one only after a gap in the
+# versions or on reconnect (static/js/table/socket.js, docs/bot-client.py), and the
+# server answers one on connect. A sync over budget is answered late, never refused.
+# Per user (browser and program sockets together): 2 a second is far above a gap now and
+# then, and the burst covers every socket the user may hold reconnecting at once (after a
+# server restart: the connect table and the resuming sync, 2 per socket).
+DOBON_WS_SYNCS_PER_SECOND = env_int("DOBON_WS_SYNCS_PER_SECOND", 2)
+DOBON_WS_SYNC_BURST = env_int(
+    "DOBON_WS_SYNC_BURST",
+    2 * (DOBON_WS_MAX_SOCKETS_PER_USER + DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER),
+)
+# Per client address: a household or a school behind one NAT needs a sync a second or so
+# in all; the burst covers every socket the address may open reconnecting at once.
+DOBON_WS_SYNCS_PER_ADDRESS_PER_SECOND = env_int("DOBON_WS_SYNCS_PER_ADDRESS_PER_SECOND", 10)
+DOBON_WS_SYNC_BURST_PER_ADDRESS = env_int(
+    "DOBON_WS_SYNC_BURST_PER_ADDRESS", 2 * DOBON_WS_MAX_SOCKETS_PER_ADDRESS
+)
+# Messages per second per client address over all its sockets, in bursts of as many,
+# counted before parsing; over it `rate_limited` (sustained: 4429). People playing by hand
+# send a message every few seconds each, so a school of 30 sends a few a second; the
+# fastest senders are programs in a fast match, at most the per-socket limit each
+# (docs/bots-api.md: the sample client keeps to 16): one owner running a full
+# DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER of programs (8 × 20 = 160) from one machine,
+# with browser tabs open, stays within 200. A crowd of 64 sockets could send 1,280.
+DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND = env_int(
+    "DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND", 200
+)
 # Sockets of non-members watching one room, over every process; the next is closed (4412).
 DOBON_WS_MAX_WATCHERS_PER_ROOM = env_int("DOBON_WS_MAX_WATCHERS_PER_ROOM", 300)
 # At most one presence frame per room in this many seconds (changes meanwhile share it).

@@ -9,7 +9,11 @@ No socket can stall the others:
   done: `receive` never waits for the database; moves and syncs queue per socket and
   run on database thread pools (reads and moves apart), so pushes to this socket and
   every other socket's messages go on meanwhile;
-- at most one `sync` per socket is queued or running; a flood closes the socket (4429);
+- at most one `sync` per socket is queued or running, and syncs (whole-table reads) wait
+  for their user's and their client address's budgets in this process
+  (game/live/budgets.py); messages count against their address's budget too, before
+  parsing, so a crowd of sockets is held like one client; a flood closes the socket
+  (4429);
 - a new socket is admitted per client address and per process before any database work
   (game/live/admission.py: 4410, 4411, 4503), then against its user's cap,
   `DOBON_WS_MAX_SOCKETS_PER_USER` browser sockets over all processes, and apart from
@@ -50,6 +54,8 @@ from django.utils import translation
 
 from accounts.middleware import chosen_language
 from game.live import fanout, groups, memory, transport
+from game.live.admission import client_address
+from game.live.budgets import ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
 from game.messages import message_for
 from game.models import Membership
@@ -129,6 +135,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # This process's fan-out of moves to its sockets (tests give some sockets another,
     # as if they were served by a second process).
     process_fanout: Callable[[Any], fanout.Fanout] = staticmethod(fanout.here)
+    # One per process, shared by every socket: syncs per user and address, messages per
+    # address (tests replace it; they move `clock` and replace `pause` instead of waiting).
+    budgets = ProcessBudgets()
+    pause: Callable[[float], Coroutine[Any, Any, None]] = staticmethod(asyncio.sleep)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' dispatch, without its close_old_connections() before every
@@ -144,6 +154,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
+        self.address = client_address(self.scope)  # None: not grouped by address
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
@@ -207,6 +218,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 programs.program_connected, self.room_id, self.user_id
             )
         self.worker = asyncio.get_running_loop().create_task(self.work())
+        if not await self.within_sync_budget():
+            return  # the client left while its table waited: its disconnect cleans up
         await self.answer_sync(None)
         await self.announce_presence(joined)
 
@@ -277,7 +290,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         if self.user_id is None or self.closing:
             return
-        if not self.bucket.take():
+        if not self.bucket.take() or not self.budgets.message_allowed(self.address, self.clock()):
             await self.refuse_flood()
             return
         self.flood.accepted()
@@ -373,7 +386,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 kind, payload = self.jobs.popleft()
                 try:
                     if kind == "sync":
-                        await self.answer_sync(payload)
+                        if await self.within_sync_budget():
+                            await self.answer_sync(payload)
                     else:
                         await self.act(payload)
                 except Exception:  # keep serving the socket whatever one job did
@@ -381,6 +395,19 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 finally:
                     if kind == "sync":
                         self.sync_in_flight = False
+
+    async def within_sync_budget(self) -> bool:
+        """Wait until this user's and this address's sync budgets allow one more table
+        (True), or until the client is gone (False: nothing spent, nothing to read).
+        Waiting, not refusing: the socket's sync stays queued (later ones coalesce into
+        it, sync_in_flight), so a client over budget gets its table late, never lost,
+        and costs nothing meanwhile. Only this socket's queue waits."""
+        while not (self.gone.gone or self.closing):
+            wait = self.budgets.sync_wait(self.user.pk, self.address, self.clock())
+            if not wait:
+                return True
+            await self.pause(wait)
+        return False
 
     async def act(self, move: tuple[Any, int | None]) -> None:
         """The move in a task of its own: when the socket closes meanwhile (its worker is

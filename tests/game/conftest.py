@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from socket_helpers import FakeClock
 
+from game.live.budgets import ProcessBudgets
 from game.live.consumers import RoomConsumer
 
 
@@ -17,6 +18,13 @@ def _fresh_match_settings():
     matches._settings.clear()
     yield
     matches._settings.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_budgets(monkeypatch):
+    """The process's sync and message budgets (game/live/budgets.py) start full in each
+    test: a test's users and addresses are the next test's too."""
+    monkeypatch.setattr(RoomConsumer, "budgets", ProcessBudgets())
 
 
 @pytest.fixture

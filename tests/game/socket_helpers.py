@@ -33,8 +33,9 @@ def session_cookie(user: Any) -> str:
 
 
 async def open_socket(
-    user: Any, room_id: int, language: str | None = None
+    user: Any, room_id: int, language: str | None = None, address: str | None = None
 ) -> WebsocketCommunicator:
+    """`address`: the client's address (the test communicator has none: not grouped)."""
     cookies = []
     if user is not None:
         session = await sync_to_async(session_cookie)(user)
@@ -45,6 +46,8 @@ async def open_socket(
     if cookies:
         headers.append((b"cookie", "; ".join(cookies).encode()))
     socket = WebsocketCommunicator(application, f"/ws/rooms/{room_id}/", headers=headers)
+    if address is not None:  # read when the application first runs, at connect
+        socket.scope["client"] = [address, 50000]
     connected, _ = await socket.connect(timeout=5)  # a busy machine is slow, not wrong
     assert connected
     return socket
