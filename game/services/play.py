@@ -810,9 +810,20 @@ async def send_pushes(pushes: list[Push]) -> None:
         except Exception:  # clients resync by version; a failed push must not undo a move
             log.exception("push to %s failed", group)
 
-    # All at once: one round trip to Redis instead of one per message, so the next
-    # version (perhaps committed by another process) is less likely to overtake this one.
-    await asyncio.gather(*(push(group, message) for group, message in fanout.packed(pushes)))
+    async def in_order(moves: list[Push]) -> None:
+        # A finishing move and the next game of a match come in one batch: handed out
+        # to this process's sockets concurrently, the new game could overtake the old
+        # one's end, and a socket drops a push older than what it has (`deliver`), so
+        # the players would never see the settlement.
+        for group, message in moves:
+            await push(group, message)
+
+    packed = fanout.packed(pushes)
+    moves = [(g, m) for g, m in packed if m["type"] == fanout.MOVE]
+    others = [(g, m) for g, m in packed if m["type"] != fanout.MOVE]
+    # The rest all at once: one round trip to Redis instead of one per message, so the
+    # next version (perhaps committed by another process) is less likely to overtake this.
+    await asyncio.gather(in_order(moves), *(push(group, message) for group, message in others))
 
 
 def notify_change(change: TableChange) -> None:

@@ -406,3 +406,32 @@ async def test_pushes_from_a_process_on_the_old_code_are_still_understood(
     await quiet(player, watcher)  # the player does not get the watchers' copy as well
     for socket in (player, watcher):
         await socket.disconnect()
+
+
+async def test_a_finished_game_and_the_next_game_of_a_match_reach_a_socket_in_order(
+    monkeypatch,
+):
+    """The move that ends a match game and the next game's start are sent in one batch
+    (play.send_pushes). Handed out concurrently, the new game could overtake the end of
+    the old one, and `deliver` drops a push older than what the socket has: the players
+    never saw the settlement (four programs' match on the stack stalled that way)."""
+    layer = get_channel_layer()
+    process = fanout.here(layer)
+    socket = FakeSocket(904, 1)
+    await process.join(socket)
+    ending = fake_move(904, 5, {1: 0})
+    for _, message in ending:
+        message["status"] = "finished"
+    starting = [(group, {**message, "game": 8, "version": 0, "from_version": -1})
+                for group, message in fake_move(904, 0, {1: 0})]
+    original = type(layer).group_send
+
+    async def slow_for_the_end(self, group, message):
+        if message.get("type") == fanout.MOVE and message["private"][0]["game"] == 7:
+            await asyncio.sleep(0.1)  # the old game's message is slower to leave
+        await original(self, group, message)
+
+    monkeypatch.setattr(type(layer), "group_send", slow_for_the_end)
+    await play.send_pushes(ending + starting)
+    assert [(p["game"], p["version"]) for p in socket.pushes] == [(7, 5), (8, 0)]
+    await process.leave(socket)
