@@ -424,14 +424,14 @@ async def test_a_finished_game_and_the_next_game_of_a_match_reach_a_socket_in_or
         message["status"] = "finished"
     starting = [(group, {**message, "game": 8, "version": 0, "from_version": -1})
                 for group, message in fake_move(904, 0, {1: 0})]
-    original = type(layer).group_send
+    original = layer.group_send  # (the Redis layer is a proxy: patch this instance)
 
-    async def slow_for_the_end(self, group, message):
+    async def slow_for_the_end(group, message):
         if message.get("type") == fanout.MOVE and message["private"][0]["game"] == 7:
             await asyncio.sleep(0.1)  # the old game's message is slower to leave
-        await original(self, group, message)
+        await original(group, message)
 
-    monkeypatch.setattr(type(layer), "group_send", slow_for_the_end)
+    monkeypatch.setattr(layer, "group_send", slow_for_the_end)
     await play.send_pushes(ending + starting)
     assert [(p["game"], p["version"]) for p in socket.pushes] == [(7, 5), (8, 0)]
     await process.leave(socket)
