@@ -69,3 +69,19 @@ def event_types(game: Game) -> list[str]:
 
 def play_action(*cards: str) -> dict[str, Any]:
     return {"type": "play", "cards": list(cards)}
+
+
+# A live table for socket tests: seat 1 (bob) on turn, nobody can go out at once, a
+# deck of red 9s, and a 60 s clock that starts now (sockets read real time).
+LIVE_HANDS = [["G1", "G2", "B4"], ["R5", "B7", "G4"], ["Y9", "Y8", "B9"], ["G9", "G8", "Y6"]]
+
+
+def started_live_table(owner: Any, *others: Any) -> tuple[Room, Game]:
+    import time
+
+    room = make_room(owner, *others)
+    game = play.start_game(room, owner, now=NOW)
+    engine = position(LIVE_HANDS, deck=["R9"] * 20, first_player=1, timeout=60,
+                      now=time.time())
+    set_position(game, engine)
+    return room, game

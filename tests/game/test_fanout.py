@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from play_helpers import NOW, make_room, position, set_position
+from play_helpers import LIVE_HANDS, started_live_table
 from socket_helpers import next_state, open_socket, quiet
 
 from game.live import fanout
@@ -26,7 +26,7 @@ from game.services import play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-HANDS = [["G1", "G2", "B4"], ["R5", "B7", "G4"], ["Y9", "Y8", "B9"], ["G9", "G8", "Y6"]]
+HANDS = LIVE_HANDS
 # bob (seat 1) is on turn: draw, pass, then carol (seat 2): draw, pass.
 MOVES = [(1, {"type": "draw"}), (1, {"type": "pass"}), (2, {"type": "draw"}),
          (2, {"type": "pass"})]
@@ -37,12 +37,7 @@ def _no_broker(settings):
     settings.CELERY_BROKER_URL = ""
 
 
-def started_table(owner, *others):
-    room = make_room(owner, *others)
-    game = play.start_game(room, owner, now=NOW)
-    engine = position(HANDS, deck=["R9"] * 20, first_player=1, timeout=60, now=time.time())
-    set_position(game, engine)
-    return room, game
+started_table = started_live_table
 
 
 def hands_of(game) -> list[list[str]]:

@@ -12,16 +12,15 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
-from play_helpers import NOW, make_room, position, set_position
+from play_helpers import LIVE_HANDS, started_live_table
 from socket_helpers import closed_with, next_state, open_socket, presence_of
 
 from game.live import consumers
 from game.live.presence import registry
-from game.services import play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-HANDS = [["G1", "G2", "B4"], ["R5", "B7", "G4"], ["Y9", "Y8", "B9"], ["G9", "G8", "Y6"]]
+HANDS = LIVE_HANDS
 
 
 @pytest.fixture(autouse=True)
@@ -29,12 +28,7 @@ def _no_broker(settings):
     settings.CELERY_BROKER_URL = ""
 
 
-def started_table(owner, *others):
-    room = make_room(owner, *others)
-    game = play.start_game(room, owner, now=NOW)
-    engine = position(HANDS, deck=["R9"] * 20, first_player=1, timeout=60, now=time.time())
-    set_position(game, engine)
-    return room, game
+started_table = started_live_table
 
 
 async def test_a_move_whose_sender_closes_at_once_reaches_every_other_seat(

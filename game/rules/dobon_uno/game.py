@@ -45,6 +45,7 @@ from .cards import (
 )
 from .errors import IllegalAction
 from .house import DEFAULT_RULES, HouseRules
+from .outage import restart_due_clocks
 from .result import MAX_RATE, Result, settle_agari, settle_deck_out, settle_dobon
 from .rng import SeededRandom
 
@@ -577,16 +578,10 @@ class Game:
         >>> g.resume(605.0)
         []
         """
-        now = _as_time(now)
-        fresh = now + self._timeout
-        restarted = False
-        if self._clock is not None and self._clock <= now:
-            self._clock, restarted = fresh, True
-        if self._chance_dl is not None and self._chance_dl <= now:
-            self._chance_dl, restarted = fresh, True
-        if not restarted:
-            return []
-        return [{"type": "resume", "to": None, "seat": None, "deadline": fresh}]
+        self._clock, self._chance_dl, events = restart_due_clocks(
+            self._clock, self._chance_dl, _as_time(now), self._timeout
+        )
+        return events
 
     # ------------------------------------------------------------------ legal actions
 

@@ -20,6 +20,7 @@ import itertools
 from typing import Any, NoReturn
 
 from ..dobon_uno.errors import IllegalAction
+from ..dobon_uno.outage import restart_due_clocks
 from ..dobon_uno.rng import SeededRandom
 from . import actions as A
 from .actions import TrumpAction
@@ -700,17 +701,12 @@ class Game:
         >>> g.resume(605.0)
         []
         """
-        now = _as_time(now)
-        fresh = now + self._timeout
-        restarted = False
-        if self._clock is not None and self._clock <= now:
-            self._clock, restarted = fresh, True
-        if self._chance_dl is not None and self._chance_dl <= now:
-            self._chance_dl, restarted = fresh, True
-        if not restarted:
-            return []
-        self._mv_seat = None  # what a seat may do is unchanged, but keep no stale listing
-        return [{"type": "resume", "to": None, "seat": None, "deadline": fresh}]
+        self._clock, self._chance_dl, events = restart_due_clocks(
+            self._clock, self._chance_dl, _as_time(now), self._timeout
+        )
+        if events:
+            self._mv_seat = None  # what a seat may do is unchanged: keep no stale listing
+        return events
 
     # ------------------------------------------------------------------ legal actions
 
