@@ -30,6 +30,9 @@ def events_of(message: dict[str, Any]) -> list[str]:
     return [e["type"] for e in message["events"]]
 
 
+CPU_MOVES = ("play", "draw", "pass", "color", "dobon", "return", "decline")
+
+
 def test_a_worker_plays_the_timeouts_and_cpu_moves_that_beat_finds(tmp_path, alice):
     """alice sits with a CPU and never acts. The CPU plays first (its think time ends ->
     its task runs), alice's turn times out (beat finds it, the worker applies it), and
@@ -44,6 +47,10 @@ def test_a_worker_plays_the_timeouts_and_cpu_moves_that_beat_finds(tmp_path, ali
         await me.wait_for(lambda s: s["view"] is None)
         assert await asyncio.to_thread(post_start, port, room.pk, cookie) == 302
         await me.wait_for(lambda s: any(e["type"] == "timeout" and e["seat"] == 0
+                                        for e in s["events"]), timeout=25)
+        # A first S skips the CPU (R3.2): then alice's turn times out before the CPU's
+        # first move, which the assertions below also want to see.
+        await me.wait_for(lambda s: any(e["seat"] == 1 and e["type"] in CPU_MOVES
                                         for e in s["events"]), timeout=25)
         await me.close()
         return me
