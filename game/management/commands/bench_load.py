@@ -83,25 +83,23 @@ def room_steps(text: str) -> list[int]:
     return steps
 
 
-def positive_int(text: str) -> int:
+def whole_number(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from exc
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"at least 1, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{least} or more, not {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return whole_number(text, 1)
 
 
 def count(text: str) -> int:
     """A number of things that may be none."""
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from exc
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"0 or more, not {value}")
-    return value
+    return whole_number(text, 0)
 
 
 def attacks_of(chosen: list[list[str]] | None) -> list[str]:
