@@ -23,7 +23,6 @@ from django.utils import translation
 from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
-from game.rules import Game as Engine
 from game.rules import describe_house_rules, normalize_house_rules
 from game.services import engines, house
 
@@ -189,13 +188,13 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
 def _settlement_of(game: Game) -> dict[str, Any]:
     """What the table's settlement needs beyond the result, so that a reload (or a socket
     that arrives after the end) shows the same settlement as the live end did: the final
-    hands (R15.2: public once the game is over), the dobon (target, declarers) and the
+    hands (R15.2, T21: public once the game is over), the dobon (target, declarers) and the
     play it was on. Only for a finished game: a running game's hands never leave the
     server, and an aborted game's were never revealed."""
     if game.status != Game.Status.FINISHED or not game.state:
         return {}
     try:
-        view = Engine.from_dict(game.state).view(None)
+        view = engines.load(game).view(None)  # by the game's own kind (a trump round too)
     except Exception:  # an unreadable old state: the settlement just says less
         log.exception("no settlement view for game %s", game.pk)
         return {}

@@ -541,3 +541,22 @@ def test_a_trump_round_after_a_clock_outage_resumes_with_fresh_clocks(alice, bob
         versions[-1].events.append(row.data)
     frames = rebuild(game.initial_state, versions, game_kind=game.game_kind)  # raises on a mismatch
     assert frames[-1].kind == "resume"
+
+
+@pytest.mark.parametrize("preset", ["au", "standard"])
+def test_the_room_panel_shows_a_finished_trump_rounds_hands_after_a_reload(alice, preset,
+                                                                           caplog):
+    """T21/R15.2: once a round is over its hands are public, and a table opened after the end
+    (a reload, a late socket) shows the same settlement as the live end did: the panel's last
+    result carries the round's revealed hands, read by the trump engine (the Dobon UNO engine
+    cannot read a trump state and the settlement used to come without hands)."""
+    from game.services import panel
+
+    room = trump_room(alice, preset, cpus=3)
+    game = play_out(play.start_game(room, alice, now=NOW))
+    last = panel.room_panel(room)["last_result"]
+    assert last["game"] == game.pk
+    revealed = engine(game).view(None)["revealed"]
+    assert last["hands"] == revealed
+    assert any(hand for hand in revealed)  # someone held cards at the end: a real check
+    assert "no settlement view" not in caplog.text
