@@ -210,6 +210,11 @@ async def standard_waits_lapse(game: Game, players: list[WsPlayer], port: int,
     done = await carol.wait_for(lambda s: "finished" in kinds(s["events"]),
                                 timeout=2 * TIMEOUT + 10)
     assert done["status"] != "running" or done["events"][-1]["type"] == "finished"
+    # Each seat's frame of a version reaches its own socket in its own time: carol seeing the
+    # end says nothing about whether bob's (carrying his private decline) has arrived yet.
+    for seat in (alice, bob):
+        await seat.wait_for(lambda s: s.get("game") == done["game"]
+                            and (s["version"] or 0) >= done["version"], timeout=10)
     mine = [(e["type"], e.get("timeout")) for e in events_of(alice) if e["type"] == "decline"]
     assert mine == [("decline", True)]
     bobs = [(e["type"], e.get("timeout")) for e in events_of(bob) if e["type"] == "decline"]
