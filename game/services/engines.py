@@ -100,7 +100,10 @@ class Kind:
             return True
         return any(a["type"] in ("dobon", "return") for a in legal)
 
-    def auto_action(self, legal: list[Action], rng: random.Random) -> Action | None:
+    def auto_action(self, legal: list[Action], rng: random.Random,
+                    engine: Any = None, seat: int | None = None) -> Action | None:
+        """The automatic action of a program's clock, from `seat`'s legal actions (the engine
+        and seat for what the list alone cannot tell, e.g. the direction of play)."""
         raise NotImplementedError
 
     # -- what frames and pages add beside the view
@@ -144,9 +147,13 @@ class DobonUno(Kind):
         result: Policy = policy(level, seed)
         return result
 
-    def auto_action(self, legal: list[Action], rng: random.Random) -> Action | None:
+    def auto_action(self, legal: list[Action], rng: random.Random,
+                    engine: Any = None, seat: int | None = None) -> Action | None:
         """R14: chances lapse first (decline), a colour choice gets a random colour, a
-        drawn turn passes, an undrawn turn or an open draw stack draws (takes)."""
+        drawn turn passes, an undrawn turn or an open draw stack draws (takes). House rules
+        (HOUSE-RULES.md §6), as the engine's own clock does: H6's swap goes to the next seat
+        in the direction of play; H7's turn after drawing (no pass) plays the drawn card
+        alone."""
         by_type: dict[str, list[Action]] = {}
         for action in legal:
             by_type.setdefault(action["type"], []).append(action)
@@ -157,6 +164,11 @@ class DobonUno(Kind):
         for kind in ("pass", "draw"):
             if kind in by_type:
                 return {"type": kind}
+        if "swap" in by_type and engine is not None and seat is not None:
+            return {"type": "swap", "target": (seat + engine.direction) % engine.players}
+        alone = [a for a in by_type.get("play", []) if len(a["cards"]) == 1]
+        if alone:  # H7: every play left is of the card just drawn (no other was playable)
+            return dict(alone[0])
         return None
 
 
@@ -253,7 +265,8 @@ class TrumpDobon(Kind):
             return False
         return seat != engine.turn or any(a["type"] in ("dobon", "return") for a in legal)
 
-    def auto_action(self, legal: list[Action], rng: random.Random) -> Action | None:
+    def auto_action(self, legal: list[Action], rng: random.Random,
+                    engine: Any = None, seat: int | None = None) -> Action | None:
         """T18: bid 1; chances lapse (decline); on turn draw (the obligation, the
         accumulation or one card: the engine's `draw` takes what is due)."""
         types = {a["type"] for a in legal}

@@ -330,11 +330,12 @@ def _after_auto_draw(step: dict[str, Any] | None, seat: int, view: dict[str, Any
 
 
 def auto_action(
-    legal: list[Action], rng: random.Random, game_kind: str | None = None
+    legal: list[Action], rng: random.Random, game_kind: str | None = None,
+    engine: Engine | None = None, seat: int | None = None,
 ) -> Action | None:
-    """The game kind's automatic action (Dobon UNO R14, trump T18), read from the seat's
-    legal actions (game/services/engines.py)."""
-    return engines.of(game_kind).auto_action(legal, rng)
+    """The game kind's automatic action (Dobon UNO R14 and its house rules, trump T18),
+    read from the seat's legal actions (game/services/engines.py)."""
+    return engines.of(game_kind).auto_action(legal, rng, engine, seat)
 
 
 @dataclass
@@ -356,7 +357,8 @@ def program_move(
         if clock.due > now:
             return None, clock.due
         rng = random.Random(f"{game.pk}:{game.version}:{clock.seat}:auto")
-        action = auto_action(engine.legal_actions(clock.seat), rng, game.game_kind)
+        action = auto_action(engine.legal_actions(clock.seat), rng, game.game_kind, engine,
+                             clock.seat)
         if action is not None:
             return ProgramMove(clock.seat, action,
                                play.apply_action(engine, clock.seat, action, now)), None

@@ -318,7 +318,45 @@ def test_one_sweep_plays_the_cpu_moves_that_are_due_at_once(alice):
 def auto_for(engine: Any, seat: int, seed: int = 1) -> dict[str, Any] | None:
     import random
 
-    return matches.auto_action(engine.legal_actions(seat), random.Random(seed))
+    return matches.auto_action(engine.legal_actions(seat), random.Random(seed), None, engine,
+                               seat)
+
+
+def test_h6_a_program_seat_choosing_a_swap_swaps_with_the_next_seat():
+    """HOUSE-RULES H6 / §6: the engine's own clock swaps with the next seat in the direction
+    of play; a program's clock in a match does the same (it used to have no action here and
+    the program waited for the room's clock instead of the match's)."""
+    from game.rules import Game as Engine
+
+    def four(first_hand: list[str]) -> Any:
+        return Engine.from_setup(
+            hands=[first_hand, ["R3", "B1"], ["Y2", "B2"], ["R7", "G6"]], first_card="R5",
+            deck=["G1"] * 8, first_player=0, house_rules={"seven_zero": True}, now=NOW)
+
+    clockwise = four(["R7", "G4"])
+    clockwise.play(0, ["R7"], NOW)
+    assert (clockwise.phase, clockwise.chooser, clockwise.direction) == ("swap", 0, 1)
+    assert auto_for(clockwise, 0) == {"type": "swap", "target": 1}
+
+    reversed_ = four(["RR", "G4"])  # seat 0 reverses; seat 3 then plays its 7
+    reversed_.play(0, ["RR"], NOW)
+    reversed_.play(3, ["R7"], NOW)
+    assert (reversed_.phase, reversed_.chooser, reversed_.direction) == ("swap", 3, -1)
+    assert auto_for(reversed_, 3) == {"type": "swap", "target": 2}
+
+
+def test_h7_a_program_seat_that_drew_until_playable_plays_the_drawn_card():
+    """HOUSE-RULES H7 / §6: after drawing until a card is playable there is no pass; the
+    engine's clock plays the last drawn card alone, and so does a program's match clock."""
+    from game.rules import Game as Engine
+
+    engine = Engine.from_setup(hands=[["B3", "G4"], ["R3"], ["Y2"]], first_card="R7",
+                               deck=["G1", "B5", "R2", "Y9"], first_player=0,
+                               house_rules={"draw_until_playable": True}, now=NOW)
+    assert auto_for(engine, 0) == {"type": "draw"}
+    engine.apply(0, {"type": "draw"}, NOW)
+    assert not any(a["type"] == "pass" for a in engine.legal_actions(0))
+    assert auto_for(engine, 0) == {"type": "play", "cards": ["R2"]}
 
 
 def test_r14_a_program_seat_that_may_dobon_lets_the_chance_lapse():
