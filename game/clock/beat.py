@@ -6,10 +6,12 @@ move itself. What the sweep finds due before the next tick is held here (`Held`)
 sent at its moment, with its priority and without an ETA: a worker runs the ETA tasks it
 holds first come, first served, whereas a task waiting in Redis is taken by priority,
 so a person's timeout goes before a flood of other tables' CPU moves. The scheduler's
-`tick` sends what has come due and sleeps no longer than until the next held moment. Publishing the sweep to the broker, and a worker receiving, running and
-acknowledging it, would cost far more than that one query (docs/performance.md), and
-beat is the one clock anyway (exactly one beat runs), so it sweeps in place; any other
-scheduled task is published as usual. Enabled with
+`tick` sends what has come due and sleeps no longer than until the next held moment.
+
+Publishing the sweep to the broker, and a worker receiving, running and acknowledging
+it, would cost far more than that one query (docs/performance.md), and beat is the one
+clock anyway (exactly one beat runs), so it sweeps in place; any other scheduled task is
+published as usual. Enabled with
 `CELERY_BEAT_SCHEDULER = "game.clock.beat:SweepingScheduler"` (the default setting);
 `DOBON_SWEEP_IN_BEAT=false` publishes the sweep to the workers instead.
 
