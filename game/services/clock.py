@@ -8,10 +8,12 @@ finding what is due, and doing it.
   moment, not sent ahead with an ETA: a worker keeps ETA tasks in its own memory and
   runs them first come, first served when their time comes, so the broker's priorities
   would order nothing under load. Beat applies no move.
-- **Who goes first** (`priority_of`): a person's own clock (an R14 timeout in a room with
-  people) is `PERSON`; a CPU's move in a room with people is `TABLE`; matches are
-  `BULK`. Redis hands a free worker the most urgent task waiting, so a flood of other
-  tables' CPU moves cannot make a person's timeout late.
+- **Who goes first** (`priority_of`): a person's own clock is `PERSON`: an R14 timeout in
+  a room with people, and the CPU move a person is waiting for (at a table where a
+  person acted within `ATTENDED_SECONDS`, noted in the cache by `note_plan`); the CPU
+  moves of tables nobody plays at (a "play now" table left alone) are `TABLE`; matches
+  are `BULK`. Redis hands a free worker the most urgent task waiting, so a flood of
+  other tables' CPU moves cannot make a person's clock late.
 - **Doing** (`run_due_game`, a worker's task): lock the row (skip_locked), do nothing if
   the version moved on ("another worker got there first"), else what is due — the CPU
   players' move (game/services/cpu.py) or the engine's timeouts — saved through
@@ -36,15 +38,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
 from game.models import Game
-from game.services import cpu, engines, matches, play
+from game.services import cpu, engines, matches, panel, play
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +71,10 @@ SOON_SECONDS = 3.0
 # a real Redis). A person's own timeout first; the CPU moves of rooms with people next
 # (a CPU "thinks" 0.6–2 s anyway); matches last.
 PERSON, TABLE, BULK = 0, 3, 9
+# A table where a person acted this recently is attended: its CPUs' moves are that
+# person's wait (PERSON). Longer than a round of CPU turns, shorter than a person's
+# turns played by R14 timeouts take to go round an abandoned table.
+ATTENDED_SECONDS = 30.0
 
 RUN_TASK = "game.tasks.run_due_game"
 START_TASK = "game.tasks.start_next_match_game"
@@ -80,12 +88,26 @@ class Due:
     priority: int  # PERSON, TABLE or BULK (priority_of)
 
 
-def priority_of(in_match: bool, cpu_move: bool) -> int:
-    """Whose wait a due version ends: a match's (BULK), a room's CPU move (TABLE), or a
-    person's own R14 clock (PERSON)."""
+def priority_of(in_match: bool, cpu_move: bool, attended: bool = False) -> int:
+    """Whose wait a due version ends: a match's (BULK), a CPU move at a table nobody
+    plays at (TABLE), or a person's (PERSON): their own R14 clock, or the CPU move they
+    wait for at an attended table."""
     if in_match:
         return BULK
-    return TABLE if cpu_move else PERSON
+    return TABLE if cpu_move and not attended else PERSON
+
+
+def attended_key(game_id: int) -> str:
+    return f"clock:attended:{game_id}"
+
+
+def attended(game_ids: list[int]) -> set[int]:
+    """Which of these games' tables a person acted at within ATTENDED_SECONDS (one
+    cache read)."""
+    if not game_ids:
+        return set()
+    found = cache.get_many([attended_key(pk) for pk in game_ids])
+    return {pk for pk in game_ids if attended_key(pk) in found}
 
 
 # -- the laptop default: everything in one process ------------------------------------------------
@@ -126,13 +148,15 @@ def find_due(now: float, limit: int = SWEEP_BATCH, claimed_too: bool = False) ->
     cpu_move = ExpressionWrapper(
         Q(cpu_due__isnull=False, cpu_due__lte=F("next_deadline")), output_field=BooleanField()
     )
-    rows = (
+    rows = list(
         games.annotate(in_match=in_match, cpu_move=cpu_move)
         .order_by("in_match", "cpu_move", "next_deadline")
         .values_list("pk", "version", "next_deadline", "in_match", "cpu_move")[:limit]
     )
-    return [Due(pk, version, at.timestamp(), priority_of(bulk, bool(cpu)))
-            for pk, version, at, bulk, cpu in rows]
+    people = attended([pk for pk, _, _, bulk, cpu in rows if cpu and not bulk])
+    due = [Due(pk, version, at.timestamp(), priority_of(bulk, bool(cpu), pk in people))
+           for pk, version, at, bulk, cpu in rows]
+    return sorted(due, key=lambda d: d.priority)  # stable: by deadline within each
 
 
 def dispatch_due_games(now: float | None = None, send: Callable[..., None] | None = None,
@@ -194,11 +218,25 @@ def set_waker(wake: Callable[[float], None] | None) -> None:
     _waker = wake
 
 
-def note_plan(game: Game, engine: object, seats: object, now: float,
-              step: object = None) -> None:
+def note_plan(game: Game, engine: object, seats: Iterable[play.Seat], now: float,
+              step: dict[str, Any] | None = None) -> None:
     """The `plan` hook: the moment of the version about to be saved (`dispatch_soon`
-    measures "soon" from it: time is an input)."""
+    measures "soon" from it: time is an input), and whether a person at a table with
+    CPUs acted by themselves (the table is attended: its CPUs' moves are PERSON)."""
     game.planned_at = now  # type: ignore[attr-defined]
+    if game.match_id is None and step is not None and _person_acted_with_cpus(seats, step):
+        # A hint for the priority, not state: written even if the version is not
+        # committed after all (a refused write, the lean path falling back).
+        cache.set(attended_key(game.pk), 1, ATTENDED_SECONDS)
+
+
+def _person_acted_with_cpus(seats: Iterable[play.Seat], step: dict[str, Any]) -> bool:
+    """The step is a seat's own action (not its clock's), that seat is not a CPU's, and
+    the table has CPUs (only there is a person waiting on the clock for their turn)."""
+    if "seat" not in step or step.get("auto"):
+        return False
+    kinds = {s.seat: s.kind for s in seats}
+    return kinds.get(step["seat"]) not in (None, panel.CPU) and panel.CPU in kinds.values()
 
 
 def dispatch_soon(game: Game) -> None:
@@ -225,7 +263,9 @@ def due_soon(game: Game) -> Due | None:
     if at - getattr(game, "planned_at", time.time()) > soon_horizon():
         return None
     cpu_move = game.cpu_due is not None and game.cpu_due <= game.next_deadline
-    return Due(game.pk, game.version, at, priority_of(game.match_id is not None, cpu_move))
+    in_match = game.match_id is not None
+    people = cpu_move and not in_match and game.pk in attended([game.pk])
+    return Due(game.pk, game.version, at, priority_of(in_match, cpu_move, people))
 
 
 def soon_horizon() -> float:

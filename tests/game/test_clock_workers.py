@@ -190,7 +190,7 @@ def test_a_cpu_think_time_is_left_to_beat_which_sends_it_at_its_moment(
 ):
     """A CPU thinking 0.6–2 s: the worker that saved the version sends nothing (an ETA
     task would wait in a worker's memory, first come, first served); beat's sweep finds
-    it a tick ahead, holds it and sends it when the think time ends, as a TABLE task."""
+    it a tick ahead, holds it and sends it when the think time ends."""
     from game.clock.beat import Held
 
     settings.DOBON_SWEEP_SECONDS = 0.25
@@ -201,7 +201,8 @@ def test_a_cpu_think_time_is_left_to_beat_which_sends_it_at_its_moment(
     assert clock.dispatch_due_games(now=moment - 0.2, hold=held.add) == 1
     assert sent == []
     held.release(moment, clock.send_now)
-    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.TABLE, None)]
+    # alice just played: the CPU's move is her wait, as urgent as her own clock.
+    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.PERSON, None)]
 
 
 def test_a_cpu_move_due_before_the_next_sweep_is_sent_at_once_for_its_moment(
@@ -213,9 +214,28 @@ def test_a_cpu_move_due_before_the_next_sweep_is_sent_at_once_for_its_moment(
     settings.DOBON_SWEEP_SECONDS = 0.25
     settings.DOBON_CPU_DELAY_PERCENT = 10  # 0.06–0.2 s
     game = cpu_on_turn(alice, django_capture_on_commit_callbacks)
-    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.TABLE,
+    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.PERSON,
                      pytest.approx(game.cpu_due.timestamp()))]
     assert game.claim_version == 2  # the sweep will not send it a second time
+
+
+def test_a_table_is_attended_while_its_person_plays_not_while_their_clock_does(
+    sent, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    """Whose wait a CPU's move is: at a table where the person has just played, theirs
+    (PERSON); at a table whose person's turns are played by R14 (a "play now" table left
+    alone), nobody's (TABLE). Tables without CPUs are never marked (no cache write)."""
+    played = cpu_on_turn(alice, django_capture_on_commit_callbacks)
+    left = started(seat_cpus(make_room(bob), "easy"), bob, position(
+        [["G1", "G2"], ["R5", "B7"]], first_player=0))
+    assert clock.run_due_game(left.pk, 0, now=NOW + 10) == 1  # bob's timeout
+    people_only = started(make_room(carol, bob), carol, position(
+        [["G1", "G2"], ["R5", "B7"]], first_player=0))
+    play.perform_action(people_only, carol, {"type": "draw"}, now=NOW + 1)
+    assert clock.attended([played.pk, left.pk, people_only.pk]) == {played.pk}
+    assert clock.priority_of(False, True, attended=True) == clock.PERSON
+    assert clock.priority_of(False, True, attended=False) == clock.TABLE
+    assert clock.priority_of(True, True, attended=True) == clock.BULK
 
 
 def test_a_match_chain_goes_behind_the_other_rooms_after_its_budget(
