@@ -68,8 +68,8 @@ SOON_SECONDS = 3.0
 # Celery task priorities: Redis serves 0 first. kombu keeps four lists per queue, for the
 # steps 0, 3, 6 and 9, and files any other priority under the step at or below it, so
 # each class here is a step of its own (tests/game/test_clock_priorities.py checks it on
-# a real Redis). A person's own timeout first; the CPU moves of rooms with people next
-# (a CPU "thinks" 0.6–2 s anyway); matches last.
+# a real Redis). A person's own clock first (their timeout, the CPU move they wait for);
+# the CPU moves of tables nobody plays at next; matches last.
 PERSON, TABLE, BULK = 0, 3, 9
 # A table where a person acted this recently is attended: its CPUs' moves are that
 # person's wait (PERSON). Longer than a round of CPU turns, shorter than a person's
@@ -103,11 +103,24 @@ def attended_key(game_id: int) -> str:
 
 def attended(game_ids: list[int]) -> set[int]:
     """Which of these games' tables a person acted at within ATTENDED_SECONDS (one
-    cache read)."""
+    cache read). A cache that does not answer makes every table unattended: the clock
+    goes on, the CPU moves only lose their rank."""
     if not game_ids:
         return set()
-    found = cache.get_many([attended_key(pk) for pk in game_ids])
+    try:
+        found = cache.get_many([attended_key(pk) for pk in game_ids])
+    except Exception:
+        log.exception("could not read which tables are attended")
+        return set()
     return {pk for pk in game_ids if attended_key(pk) in found}
+
+
+def mark_attended(game_id: int) -> None:
+    """A hint for the priority, never a reason to refuse a move."""
+    try:
+        cache.set(attended_key(game_id), 1, ATTENDED_SECONDS)
+    except Exception:
+        log.exception("could not mark game %s's table attended", game_id)
 
 
 # -- the laptop default: everything in one process ------------------------------------------------
@@ -225,9 +238,9 @@ def note_plan(game: Game, engine: object, seats: Iterable[play.Seat], now: float
     CPUs acted by themselves (the table is attended: its CPUs' moves are PERSON)."""
     game.planned_at = now  # type: ignore[attr-defined]
     if game.match_id is None and step is not None and _person_acted_with_cpus(seats, step):
-        # A hint for the priority, not state: written even if the version is not
-        # committed after all (a refused write, the lean path falling back).
-        cache.set(attended_key(game.pk), 1, ATTENDED_SECONDS)
+        # A hint, not state: written even if the version is not committed after all
+        # (a refused write, the lean path falling back), which only ranks a CPU early.
+        mark_attended(game.pk)
 
 
 def _person_acted_with_cpus(seats: Iterable[play.Seat], step: dict[str, Any]) -> bool:

@@ -238,6 +238,25 @@ def test_a_table_is_attended_while_its_person_plays_not_while_their_clock_does(
     assert clock.priority_of(True, True, attended=True) == clock.BULK
 
 
+class BrokenCache:
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        raise ConnectionError("cache down")
+
+    def set(self, key: str, value: Any, timeout: float) -> None:
+        raise ConnectionError("cache down")
+
+
+def test_a_cache_that_does_not_answer_costs_a_cpu_its_rank_not_a_move_or_the_clock(
+    settings, sent, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The attended mark is a hint: alice's moves go in and the sweep still sends the
+    CPU's move, as a table nobody plays at."""
+    monkeypatch.setattr(clock, "cache", BrokenCache())
+    game = cpu_on_turn(alice, django_capture_on_commit_callbacks)  # her moves committed
+    assert clock.dispatch_due_games(now=game.cpu_due.timestamp()) == 1
+    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.TABLE, None)]
+
+
 def test_a_match_chain_goes_behind_the_other_rooms_after_its_budget(
     sent, alice, monkeypatch, django_capture_on_commit_callbacks
 ):
