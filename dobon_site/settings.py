@@ -252,9 +252,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 # One task at a time per worker process: the clock's tasks are short, and a worker that
-# reserved a backlog could not serve a room with people (priority 0) before it.
+# reserved a backlog could not serve a person's timeout (priority 0) before it.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Redis serves priority 0 (rooms with people) before 9 (matches, CPU-only games).
+# Redis hands a worker the task of the most urgent priority waiting, whatever this option
+# says (kombu names the lists of one queue most urgent first: 0, a person's timeout; 3, a
+# room's CPU move; 9, a match; game/services/clock.py). The option orders several queues
+# (the clock uses one): first come first served, not in turn.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
 # The timeouts' clock (R14): a sweep over the indexed Game.next_deadline every
 # DOBON_SWEEP_SECONDS, so an automatic action lands at most about that late. No task is

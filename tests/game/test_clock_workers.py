@@ -1,7 +1,9 @@
 """The clock split in two (issue #22): beat only finds what is due and sends one task per
-game (rooms with people first); a worker claims, locks, checks the version and moves; a
-version due soon is sent for its exact moment; a clock back after an outage resumes games
-with fresh timeouts. Time is injected; `send` is a recorder instead of the broker."""
+game (a person's timeout first, then rooms' CPU moves, then matches), holding what is not
+yet due until its moment; a worker claims, locks, checks the version and moves; a version
+due before the next sweep is sent for its exact moment; a clock back after an outage
+resumes games with fresh timeouts. Time is injected; `send` is a recorder instead of the
+broker."""
 
 from __future__ import annotations
 
@@ -50,17 +52,38 @@ def cpu_match_game(owner: Any) -> Game:
 
 def test_beat_sends_due_games_to_workers_and_moves_nothing_itself(game, sent):
     assert clock.dispatch_due_games(now=NOW + 10) == 1
-    assert sent == [(clock.RUN_TASK, [game.pk, 0], clock.PEOPLE, None)]
+    assert sent == [(clock.RUN_TASK, [game.pk, 0], clock.PERSON, None)]
     game.refresh_from_db()
     assert game.version == 0 and game.claim_version == 0  # claimed, not played
 
 
-def test_beat_sends_what_falls_due_before_its_next_tick_for_its_moment(game, sent, settings):
-    """Not up to one tick late: a deadline 0.1 s ahead goes now, with the deadline as ETA."""
+def test_beat_holds_what_falls_due_before_its_next_tick_and_sends_it_at_its_moment(
+    game, sent, settings
+):
+    """Not up to one tick late, and not as an ETA task: a worker runs the ETA tasks it
+    holds first come, first served, so beat keeps a deadline 0.1 s ahead itself and sends
+    it at the deadline, with its priority, for Redis to order."""
+    from game.clock.beat import Held
+
+    settings.DOBON_SWEEP_SECONDS = 0.25
+    held = Held()
+    assert clock.dispatch_due_games(now=NOW + 9.9, hold=held.add) == 1
+    assert sent == [] and len(held) == 1
+    assert held.sleep(NOW + 9.9, 0.25) == pytest.approx(0.1, abs=1e-3)  # beat wakes at the deadline
+    assert held.release(NOW + 9.95, clock.send_now) == 0
+    assert held.release(NOW + 10, clock.send_now) == 1
+    assert sent == [(clock.RUN_TASK, [game.pk, 0], clock.PERSON, None)]
+    assert clock.dispatch_due_games(now=NOW + 9.5, hold=held.add) == 0  # the claim holds
+
+
+def test_a_published_sweep_sends_what_falls_due_before_its_next_tick_with_an_eta(
+    game, sent, settings
+):
+    """DOBON_SWEEP_IN_BEAT=false: the sweep runs in a worker and nobody holds; the
+    deadline goes as the task's ETA."""
     settings.DOBON_SWEEP_SECONDS = 0.25
     assert clock.dispatch_due_games(now=NOW + 9.9) == 1
-    assert sent == [(clock.RUN_TASK, [game.pk, 0], clock.PEOPLE, pytest.approx(NOW + 10))]
-    assert clock.dispatch_due_games(now=NOW + 9.5) == 0  # the claim holds
+    assert sent == [(clock.RUN_TASK, [game.pk, 0], clock.PERSON, pytest.approx(NOW + 10))]
 
 
 def test_beat_sends_rooms_with_people_before_matches(game, sent, alice, bob):
@@ -69,7 +92,19 @@ def test_beat_sends_rooms_with_people_before_matches(game, sent, alice, bob):
     clock.dispatch_due_games(now=NOW + 10)
     runs = [(args[0], priority) for name, args, priority, _ in sent if name == clock.RUN_TASK]
     # The match game was due 10 s earlier, yet the room with people goes first.
-    assert runs == [(game.pk, clock.PEOPLE), (match_game.pk, clock.BULK)]
+    assert runs == [(game.pk, clock.PERSON), (match_game.pk, clock.BULK)]
+
+
+def test_a_persons_timeout_goes_before_cpu_moves_at_other_tables(game, sent, alice):
+    """Three priorities: a CPU's move in a room with people (TABLE) waits behind a
+    person's own clock (PERSON), though it fell due first."""
+    cpu_game = started(seat_cpus(make_room(alice), "easy", "easy", "easy"), alice)
+    cpu_turn = play.to_datetime(NOW + 1)
+    Game.objects.filter(pk=cpu_game.pk).update(cpu_due=cpu_turn, next_deadline=cpu_turn)
+    clock.dispatch_due_games(now=NOW + 10)
+    runs = [(args[0], priority) for name, args, priority, _ in sent if name == clock.RUN_TASK]
+    assert runs == [(game.pk, clock.PERSON), (cpu_game.pk, clock.TABLE)]
+    assert clock.PERSON < clock.TABLE < clock.BULK  # Redis serves the lowest first
 
 
 def test_a_claimed_version_is_not_sent_again_until_its_claim_runs_out(game, sent):
@@ -137,11 +172,8 @@ def test_the_worker_leaves_a_row_another_process_holds(game, postgres_only):
     assert clock.run_due_game(game.pk, 0, now=NOW + 10) == 1
 
 
-def test_a_cpu_move_is_sent_for_the_moment_its_think_time_ends(
-    settings, sent, alice, django_capture_on_commit_callbacks
-):
-    """Not at the next sweep: the version that makes a CPU due sends its task with the
-    CPU's due time as ETA, after the commit."""
+def cpu_on_turn(alice: Any, django_capture_on_commit_callbacks: Any) -> Game:
+    """alice draws and passes (the pushes and sends after each commit run): the CPU's turn."""
     room = seat_cpus(make_room(alice), "easy")
     hands = [["G1", "G2"], ["R5", "B7"]]
     game = started(room, alice, position(hands, first_player=0))
@@ -149,10 +181,80 @@ def test_a_cpu_move_is_sent_for_the_moment_its_think_time_ends(
         play.perform_action(game, alice, {"type": "draw"}, now=NOW + 1)
         play.perform_action(game, alice, {"type": "pass"}, now=NOW + 1.5)
     game.refresh_from_db()
-    assert game.cpu_due is not None
-    assert sent[-1] == (clock.RUN_TASK, [game.pk, 2], clock.PEOPLE,
-                        pytest.approx(game.cpu_due.timestamp()))
+    assert game.version == 2 and game.cpu_due is not None
+    return game
+
+
+def test_a_cpu_think_time_is_left_to_beat_which_sends_it_at_its_moment(
+    settings, sent, alice, django_capture_on_commit_callbacks
+):
+    """A CPU thinking 0.6–2 s: the worker that saved the version sends nothing (an ETA
+    task would wait in a worker's memory, first come, first served); beat's sweep finds
+    it a tick ahead, holds it and sends it when the think time ends."""
+    from game.clock.beat import Held
+
+    settings.DOBON_SWEEP_SECONDS = 0.25
+    game = cpu_on_turn(alice, django_capture_on_commit_callbacks)
+    assert sent == [] and game.claim_version != 2
+    moment = game.cpu_due.timestamp()
+    held = Held()
+    assert clock.dispatch_due_games(now=moment - 0.2, hold=held.add) == 1
+    assert sent == []
+    held.release(moment, clock.send_now)
+    # alice just played: the CPU's move is her wait, as urgent as her own clock.
+    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.PERSON, None)]
+
+
+def test_a_cpu_move_due_before_the_next_sweep_is_sent_at_once_for_its_moment(
+    settings, sent, alice, django_capture_on_commit_callbacks
+):
+    """A think time shorter than a tick (here 10 % of the usual): beat might see it only
+    after its moment, so the version that makes the CPU due sends its task after the
+    commit, with the CPU's due time as ETA."""
+    settings.DOBON_SWEEP_SECONDS = 0.25
+    settings.DOBON_CPU_DELAY_PERCENT = 10  # 0.06–0.2 s
+    game = cpu_on_turn(alice, django_capture_on_commit_callbacks)
+    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.PERSON,
+                     pytest.approx(game.cpu_due.timestamp()))]
     assert game.claim_version == 2  # the sweep will not send it a second time
+
+
+def test_a_table_is_attended_while_its_person_plays_not_while_their_clock_does(
+    sent, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    """Whose wait a CPU's move is: at a table where the person has just played, theirs
+    (PERSON); at a table whose person's turns are played by R14 (a "play now" table left
+    alone), nobody's (TABLE). Tables without CPUs are never marked (no cache write)."""
+    played = cpu_on_turn(alice, django_capture_on_commit_callbacks)
+    left = started(seat_cpus(make_room(bob), "easy"), bob, position(
+        [["G1", "G2"], ["R5", "B7"]], first_player=0))
+    assert clock.run_due_game(left.pk, 0, now=NOW + 10) == 1  # bob's timeout
+    people_only = started(make_room(carol, bob), carol, position(
+        [["G1", "G2"], ["R5", "B7"]], first_player=0))
+    play.perform_action(people_only, carol, {"type": "draw"}, now=NOW + 1)
+    assert clock.attended([played.pk, left.pk, people_only.pk]) == {played.pk}
+    assert clock.priority_of(False, True, attended=True) == clock.PERSON
+    assert clock.priority_of(False, True, attended=False) == clock.TABLE
+    assert clock.priority_of(True, True, attended=True) == clock.BULK
+
+
+class BrokenCache:
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        raise ConnectionError("cache down")
+
+    def set(self, key: str, value: Any, timeout: float) -> None:
+        raise ConnectionError("cache down")
+
+
+def test_a_cache_that_does_not_answer_costs_a_cpu_its_rank_not_a_move_or_the_clock(
+    settings, sent, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The attended mark is a hint: alice's moves go in and the sweep still sends the
+    CPU's move, as a table nobody plays at."""
+    monkeypatch.setattr(clock, "cache", BrokenCache())
+    game = cpu_on_turn(alice, django_capture_on_commit_callbacks)  # her moves committed
+    assert clock.dispatch_due_games(now=game.cpu_due.timestamp()) == 1
+    assert sent == [(clock.RUN_TASK, [game.pk, 2], clock.TABLE, None)]
 
 
 def test_a_match_chain_goes_behind_the_other_rooms_after_its_budget(
@@ -239,7 +341,7 @@ def test_beat_is_quiet_when_idle(monkeypatch, tmp_path):
 
     said: list[tuple[Any, ...]] = []
     monkeypatch.setattr(celery_beat, "info", lambda *args, **kwargs: said.append(args))
-    monkeypatch.setattr(beat, "sweep", lambda: 0)
+    monkeypatch.setattr(beat, "sweep", lambda hold=None: 0)
     monkeypatch.setattr(PersistentScheduler, "apply_async", lambda self, entry, **kw: None)
     scheduler = beat.SweepingScheduler(app=app, schedule_filename=str(tmp_path / "s"),
                                        lazy=True)

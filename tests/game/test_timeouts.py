@@ -164,7 +164,7 @@ def test_beat_sweeps_in_place_and_publishes_any_other_task(settings, monkeypatch
     assert settings.CELERY_BEAT_SCHEDULER == "game.clock.beat:SweepingScheduler"
     swept: list[int] = []
     published: list[str] = []
-    monkeypatch.setattr(beat, "sweep", lambda: swept.append(1) or 0)
+    monkeypatch.setattr(beat, "sweep", lambda hold=None: swept.append(hold) or 0)
     monkeypatch.setattr(PersistentScheduler, "apply_async",
                         lambda self, entry, **kwargs: published.append(entry.task))
     scheduler = beat.SweepingScheduler(app=app, schedule_filename=str(tmp_path / "s"),
@@ -173,7 +173,32 @@ def test_beat_sweeps_in_place_and_publishes_any_other_task(settings, monkeypatch
     other = ScheduleEntry(name="other", task="game.tasks.other", schedule=60.0, app=app)
     scheduler.apply_async(sweep_entry, advance=False)
     scheduler.apply_async(other, advance=False)
-    assert swept == [1] and published == ["game.tasks.other"]
+    assert swept == [scheduler.held.add] and published == ["game.tasks.other"]
+
+
+def test_beat_sends_a_held_version_at_its_moment_and_sleeps_no_longer(monkeypatch, tmp_path):
+    """What a sweep found before its moment leaves beat when the moment comes, with its
+    priority and no ETA; beat's sleep ends then, not at the next sweep."""
+    from celery.beat import PersistentScheduler
+
+    from dobon_site.celery import app
+    from game.clock import beat
+
+    sent: list[clock.Due] = []
+    monkeypatch.setattr(beat, "send_now", sent.append)
+    monkeypatch.setattr(PersistentScheduler, "tick", lambda self, *a, **kw: 0.25)
+    scheduler = beat.SweepingScheduler(app=app, schedule_filename=str(tmp_path / "s"),
+                                       lazy=True)
+    later, sooner = clock.Due(1, 0, NOW + 0.2, clock.TABLE), clock.Due(2, 5, NOW + 0.1,
+                                                                        clock.PERSON)
+    scheduler.held.add(later)
+    scheduler.held.add(sooner)
+    scheduler.clock = lambda: NOW
+    assert scheduler.tick() == pytest.approx(0.1, abs=1e-3) and sent == []
+    scheduler.clock = lambda: NOW + 0.1
+    assert scheduler.tick() == pytest.approx(0.1, abs=1e-3) and sent == [sooner]
+    scheduler.clock = lambda: NOW + 0.3
+    assert scheduler.tick() == 0.25 and sent == [sooner, later]
 
 
 @pytest.mark.django_db(transaction=True)  # sweep() closes connections, as beat's thread must
