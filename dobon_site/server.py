@@ -13,9 +13,6 @@ daphne's command line does not offer (README.md, "Production stack"):
   first byte is closed (`DOBON_HTTP_REQUEST_SECONDS`, default 10): the idle timeout
   restarts with every byte, so one header line every 10 s kept a connection open for
   ever (issue 20: 300 of 300 such connections were still open at 80 s).
-
-It also turns off autobahn's colouring of its debug log arguments (`plain_autobahn_logs`),
-which autobahn computes for every frame sent or received even when debug logging is off.
 """
 
 from __future__ import annotations
@@ -24,7 +21,6 @@ import os
 import sys
 from typing import Any
 
-import autobahn.util
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from twisted.internet import reactor
@@ -144,17 +140,7 @@ class LimitedCommandLine(CommandLineInterface):
     server_class = LimitedServer
 
 
-def plain_autobahn_logs() -> None:
-    """autobahn builds the arguments of a debug line in `sendData` and `dataReceived` for
-    every websocket frame, at any log level, and colours them with click (installed here
-    for Celery): about 3 % of a server process's CPU at saturation
-    (docs/performance.md). Without click autobahn writes the same text uncoloured; this
-    is its own switch for that case."""
-    autobahn.util._HAS_CLICK = False
-
-
 def main(argv: list[str] | None = None) -> None:
-    plain_autobahn_logs()
     LimitedCommandLine().run(with_limits(sys.argv[1:] if argv is None else argv))
 
 
