@@ -21,7 +21,10 @@ on (type, room, origin). The layer's msgpack then packs a short envelope and a b
 string instead of five nested views, and a process opens the body (`opened`) only when
 it hands the move out: its own copy coming back is dropped unopened (issue #22: the
 nested msgpack of every move, packed once and unpacked by every process, the sender's
-own wasted copy included, cost daphne ~0.3 ms a move, docs/performance.md).
+own wasted copy included, cost daphne ~0.2 ms a move, sealed ~0.07 ms;
+docs/performance.md). An unsealed move (from older code) is still read; a process still
+on that older code cannot open a sealed one, and its sockets resume from the gap
+(docs/protocol.md) until it is restarted.
 
 `DOBON_PROCESS_FANOUT=false` sends the pushes as before (a user group per seat, the
 watchers' group), for comparing the two or for the first step of a rolling upgrade: a
