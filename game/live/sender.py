@@ -43,7 +43,8 @@ def send(pushes: list[Push]) -> None:
     if layer is None or not pushes:
         return
 
-    messages = fanout.packed(pushes)
+    messages = [(group, fanout.sealed(message) if message["type"] == fanout.MOVE else message)
+                for group, message in fanout.packed(pushes)]
 
     async def send_all() -> None:
         for group, message in messages:

@@ -2,21 +2,29 @@
 
 The ORM path (`play.act_in_room` in a database thread) costs a thread hop, Django's
 query building and one statement per step. For the common move this module does the
-same work with async psycopg, prepared statements and hand-written SQL in one
-transaction of two round trips:
+same work with async psycopg, prepared statements and hand-written SQL, in two
+statements of one round trip each:
 
-1. `BEGIN` + lock the room's running game and read its state and seats (the same JSON
-   aggregate as `play.locked_with_seats`);
+1. read the room's running game, its state and seats (the same JSON aggregate as
+   `play.locked_with_seats`), without a lock;
 2. in Python, exactly `play.do_action`: seated?, load the engine, the due timeouts
    (`play.advance_clock`, the outage resume included), the action, `changes.plan`, and
    the pushes (`play.build_pushes`, ready before the commit);
-3. `UPDATE` the game + `INSERT` its events + `COMMIT`, pipelined.
+3. one statement, its own transaction: `UPDATE` the game *if it is still at the version
+   read* and `INSERT` its events (a compare-and-set, as the clock claims versions).
 
-Refusals roll back and raise the same `PlayError` as the ORM path. What this path does
-not reproduce exactly answers `FALL_BACK`, after a rollback, and the caller runs the ORM
-path instead (`play.act_in_room`): a game of a match, a move that ends the game (settling
-is rare and touches many tables), change-port hooks other than the ones known here,
-no lean connection, and any failure before the second round trip was sent.
+A move that loses that race (another version was committed since the read) is judged
+again from a fresh read, as the row lock of the ORM path would have it judged after the
+winner's commit; after `CONFLICT_TRIES` losses the ORM path, which waits for the lock,
+acts. Before, a `BEGIN` / `SELECT … FOR UPDATE` / `UPDATE` / `INSERT` / `COMMIT`
+transaction in two pipelined round trips did the same: psycopg's pipeline and
+transaction handling cost the server ~0.5 ms of CPU a move more (docs/performance.md).
+
+Refusals raise the same `PlayError` as the ORM path, with nothing written. What this
+path does not reproduce exactly answers `FALL_BACK`, with nothing written, and the caller
+runs the ORM path instead (`play.act_in_room`): a game of a match, a move that ends the
+game (settling is rare and touches many tables), change-port hooks other than the ones
+known here, no lean connection, and any failure of the read.
 
 PostgreSQL only, behind DOBON_LEAN_MOVES. The connections are this module's own (one
 small pool per event loop), read from Django's DATABASES at first use (tests rename the
@@ -98,8 +106,9 @@ def hooks_reproduced() -> bool:
 # -- SQL ---------------------------------------------------------------------------------------
 
 # The running game of a room with what the engine and the hooks need, and its seats as
-# `play.seats_of` reads them (the SQL `play._seats_aggregate` makes), under the row lock.
-LOCK_SQL = """
+# `play.seats_of` reads them (the SQL `play._seats_aggregate` makes). No lock: the write
+# only happens if the game is still at the version read (SAVE_SQL).
+READ_SQL = """
 SELECT g.id, g.number, g.state, g.version, g.event_count, g.game_kind, g.preset, g.match_id,
   (SELECT JSONB_AGG(JSONB_BUILD_OBJECT(
       'seat', p.seat, 'user_id', p.user_id, 'username', p.username,
@@ -117,26 +126,33 @@ SELECT g.id, g.number, g.state, g.version, g.event_count, g.game_kind, g.preset,
 FROM game_game g
 WHERE g.room_id = %s AND g.status = 'running'
 LIMIT 1
-FOR UPDATE OF g
 """
 
-# The fields `play.do_save` changes for a version that keeps the game running (status,
-# result and finished_at stay as they are: a finishing move takes the ORM path).
-UPDATE_SQL = """
-UPDATE game_game
-SET state = %s, version = %s, next_deadline = %s, cpu_due = %s, event_count = %s
-WHERE id = %s
+# The next version, only if the game still runs at the version read, with every event
+# of the version, in one statement (one transaction, one prepared plan whatever the
+# number of events). The fields are those `play.do_save` changes for a version that
+# keeps the game running (status, result and finished_at stay: a finishing move takes the
+# ORM path). The events go as one JSON array, unnested in order; `to_seat` is the event's
+# "to" and only the first row carries `step`, as `play.do_append_events` writes them.
+# Answers how many games it saved: 1, or 0 when another version got there first.
+SAVE_SQL = """
+WITH saved AS (
+  UPDATE game_game
+  SET state = %(state)s, version = %(version)s, next_deadline = %(deadline)s,
+      cpu_due = %(cpu_due)s, event_count = %(event_count)s
+  WHERE id = %(game)s AND version = %(read_version)s AND status = 'running'
+  RETURNING id
+), logged AS (
+  INSERT INTO game_gameevent (game_id, seq, version, to_seat, data, step, created_at)
+  SELECT saved.id, %(start)s + e.i - 1, %(version)s, (e.data ->> 'to')::smallint, e.data,
+         CASE WHEN e.i = 1 THEN %(step)s::jsonb END, %(created)s
+  FROM saved, jsonb_array_elements(%(events)s::jsonb) WITH ORDINALITY AS e(data, i)
+)
+SELECT count(*) FROM saved
 """
 
-# Every event of the version in one statement (one prepared plan whatever their number):
-# the events go as one JSON array, unnested in order; `to_seat` is the event's "to" and
-# only the first row carries `step`, as `play.do_append_events` writes them.
-INSERT_EVENTS_SQL = """
-INSERT INTO game_gameevent (game_id, seq, version, to_seat, data, step, created_at)
-SELECT %(game)s, %(start)s + e.i - 1, %(version)s, (e.data ->> 'to')::smallint, e.data,
-       CASE WHEN e.i = 1 THEN %(step)s::jsonb END, %(created)s
-FROM jsonb_array_elements(%(events)s::jsonb) WITH ORDINALITY AS e(data, i)
-"""
+# Lost races in a row before the ORM path (which waits for the row lock) takes the move.
+CONFLICT_TRIES = 3
 
 ASYNC_COMMIT_SQL = "SET LOCAL synchronous_commit TO OFF"  # play.relax_commit's
 
@@ -274,7 +290,7 @@ os.register_at_fork(after_in_child=_pools.clear)
 
 
 @dataclass
-class Locked:
+class Read:
     """What round trip 1 read: the game (a model object the hooks can read, never saved
     through the ORM) and its seats."""
 
@@ -293,42 +309,39 @@ async def act_in_room(
     if not hooks_reproduced():
         return FALL_BACK
     try:
-        return await act_locked(room_id, user, action, version, now)
+        return await act_unless_raced(room_id, user, action, version, now)
     except Unavailable:
         log.exception("no lean connection in room %s: the ORM path acts", room_id)
         return FALL_BACK
 
 
-async def act_locked(
+async def act_unless_raced(
     room_id: int, user: AbstractBaseUser, action: play.Action, version: int | None, now: float
 ) -> Applied | FallBack:
-    """Lock, decide, save on one lean connection (see `act_in_room`)."""
+    """Read, decide, save if nobody saved meanwhile, on one lean connection; judged
+    again from a fresh read when another version got there first (see `act_in_room`)."""
     async with pool().connection() as conn:
-        try:
-            locked = await lock_game(conn, room_id)
-        except Exception:  # nothing was written: the ORM path does the move instead
-            log.exception("lean lock failed in room %s: the ORM path acts", room_id)
-            return FALL_BACK
-        try:
-            if locked is None:
+        for _ in range(CONFLICT_TRIES):
+            try:
+                read = await read_game(conn, room_id)
+            except Exception:  # nothing was written: the ORM path does the move instead
+                log.exception("lean read failed in room %s: the ORM path acts", room_id)
+                return FALL_BACK
+            if read is None:
                 raise play.PlayError("no_game")
-            result = decide(locked, user, action, version, now)
-        except BaseException:
-            await conn.execute("ROLLBACK")
-            raise
-        if isinstance(result, FallBack):
-            await conn.execute("ROLLBACK")
-            return FALL_BACK
-        await save(conn, locked.game, result)
-    return after_commit(locked.game, result)
+            read_version = read.game.version
+            result = decide(read, user, action, version, now)
+            if isinstance(result, FallBack):
+                return FALL_BACK
+            if await save(conn, read.game, result, read_version):
+                return after_commit(read.game, result)
+    return FALL_BACK  # lost the race every time: the ORM path waits for the row lock
 
 
-async def lock_game(conn: AsyncConnection[Any], room_id: int) -> Locked | None:
-    """Round trip 1: BEGIN and the locked row, pipelined."""
+async def read_game(conn: AsyncConnection[Any], room_id: int) -> Read | None:
+    """Round trip 1: the running game and its seats, as they are now."""
     count_statements(1)
-    async with conn.pipeline():
-        await conn.execute("BEGIN")
-        cursor = await conn.execute(LOCK_SQL, (room_id,), prepare=True)
+    cursor = await conn.execute(READ_SQL, (room_id,), prepare=True)
     row = await cursor.fetchone()
     if row is None:
         return None
@@ -339,7 +352,7 @@ async def lock_game(conn: AsyncConnection[Any], room_id: int) -> Locked | None:
         status=Game.Status.RUNNING,
     )
     game.seats_json = seats or []  # type: ignore[attr-defined]  # read by play.seats_of
-    return Locked(game, play.seats_of(game))
+    return Read(game, play.seats_of(game))
 
 
 @dataclass
@@ -354,12 +367,12 @@ class Move:
 
 
 def decide(
-    locked: Locked, user: AbstractBaseUser, action: play.Action, version: int | None,
+    read: Read, user: AbstractBaseUser, action: play.Action, version: int | None,
     now: float,
 ) -> Move | FallBack:
-    """`play.act_in_room` + `play.do_action` + `play.do_save` between the lock and the
+    """`play.act_in_room` + `play.do_action` + `play.do_save` between the read and the
     write: the same checks in the same order, the same refusals."""
-    game, seats = locked.game, locked.seats
+    game, seats = read.game, read.seats
     if version is not None and version != game.version:
         raise play.PlayError("stale")
     if game.match_id is not None:
@@ -386,28 +399,32 @@ def decide(
     return Move(engine, events, step, change, play.build_pushes(change))
 
 
-async def save(conn: AsyncConnection[Any], game: Game, move: Move) -> None:
-    """Round trip 2: the new version, its events (the first carries `step`, as
-    `play.do_append_events` writes them) and COMMIT, pipelined."""
+async def save(conn: AsyncConnection[Any], game: Game, move: Move, read_version: int) -> bool:
+    """Round trip 2: the new version and its events (the first carries `step`, as
+    `play.do_append_events` writes them) in one statement, if the game is still at
+    `read_version`. False, with nothing written, when another version got there first.
+    With DOBON_ASYNC_COMMIT the statement gets a transaction of its own that relaxes its
+    commit (`play.relax_commit`), pipelined into the same round trip."""
     start = game.event_count
     game.event_count = start + len(move.events)
-    count_statements(1 + bool(move.events) + bool(settings.DOBON_ASYNC_COMMIT))
-    async with conn.pipeline():
-        if settings.DOBON_ASYNC_COMMIT:
+    params = {
+        "state": Jsonb(game.state, dumps), "version": game.version,
+        "deadline": game.next_deadline, "cpu_due": game.cpu_due,
+        "event_count": game.event_count, "game": game.pk, "read_version": read_version,
+        "start": start, "step": Jsonb(move.step, dumps), "created": datetime.now(UTC),
+        "events": Jsonb(move.events, dumps),
+    }
+    count_statements(1 + bool(settings.DOBON_ASYNC_COMMIT))
+    if settings.DOBON_ASYNC_COMMIT:
+        async with conn.pipeline():
+            await conn.execute("BEGIN")
             await conn.execute(ASYNC_COMMIT_SQL)
-        await conn.execute(
-            UPDATE_SQL,
-            (Jsonb(game.state, dumps), game.version, game.next_deadline, game.cpu_due,
-             game.event_count, game.pk),
-            prepare=True,
-        )
-        if move.events:
-            await conn.execute(INSERT_EVENTS_SQL, {
-                "game": game.pk, "start": start, "version": game.version,
-                "step": Jsonb(move.step, dumps), "created": datetime.now(UTC),
-                "events": Jsonb(move.events, dumps),
-            }, prepare=True)
-        await conn.execute("COMMIT")
+            cursor = await conn.execute(SAVE_SQL, params, prepare=True)
+            await conn.execute("COMMIT")
+    else:
+        cursor = await conn.execute(SAVE_SQL, params, prepare=True)
+    row = await cursor.fetchone()
+    return bool(row and row[0])
 
 
 def after_commit(game: Game, move: Move) -> Applied:

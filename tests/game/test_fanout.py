@@ -289,6 +289,54 @@ async def test_the_committing_process_serves_its_sockets_itself_and_skips_its_co
     await two.leave(theirs)
 
 
+async def test_a_move_travels_sealed_and_only_the_processes_that_hand_it_out_open_it(
+    monkeypatch,
+):
+    """On the layer a move is a short envelope and one JSON body of its pushes; the
+    committing process drops its own copy without opening it, the other opens it once
+    and each socket still gets its own share (issue #22: encoding and decoding the
+    nested pushes was a large part of a server's CPU per move)."""
+    layer = get_channel_layer()
+    one, two = fanout.Fanout(layer), fanout.Fanout(layer)
+    mine, theirs = FakeSocket(905, 1), FakeSocket(905, 2)
+    await one.join(mine)
+    await two.join(theirs)
+    sent: list[dict[str, Any]] = []
+    original_send = layer.group_send
+
+    async def recording(group, message):
+        sent.append(message)
+        await original_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", recording)
+    openings: list[dict[str, Any]] = []
+    original_opened = fanout.opened
+
+    def counted(message):
+        openings.append(message)
+        return original_opened(message)
+
+    monkeypatch.setattr(fanout, "opened", counted)
+    move = fanout.packed(fake_move(905, 1, {1: 0, 2: 1}))[0][1]
+    await one.publish(move)
+    await eventually(lambda: theirs.pushes)
+    await asyncio.sleep(0.2)  # the sender's own copy comes back meanwhile
+    assert len(sent) == 1 and sorted(sent[0]) == ["body", "origin", "room", "type"]
+    assert isinstance(sent[0]["body"], bytes) and b"secret-1" in sent[0]["body"]
+    assert len(openings) == 1, "opened by the other process only"
+    assert [p["seat"] for p in mine.pushes] == [0] and [p["seat"] for p in theirs.pushes] == [1]
+    assert theirs.pushes[0]["view"] == {"hand": ["secret-1"]}
+    await one.leave(mine)
+    await two.leave(theirs)
+
+
+def test_a_sealed_move_opens_as_it_was_sent():
+    move = fanout.packed(fake_move(906, 3, {1: 0, 2: 1}))[0][1]
+    assert fanout.opened(fanout.sealed(move)) == move
+    assert fanout.opened(fanout.sealed(move, "abc")) == {**move, "origin": "abc"}
+    assert fanout.opened(move) is move, "an unsealed move (older code) is already open"
+
+
 def committed_unsent(game_id: int, user, action) -> list[play.Push]:
     """The move committed, its pushes kept instead of sent (as a socket's move is)."""
     with play.deferred_pushes() as pushes:

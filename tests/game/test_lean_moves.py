@@ -387,6 +387,53 @@ def test_two_moves_on_one_version_one_commits_the_other_is_stale(table, loop):
     assert GameEvent.objects.filter(game=game, version=version + 1).exists()
 
 
+def orm_move_elsewhere(room_id: int, user: Any, action: Any, version: int | None,
+                       now: float) -> tuple[str, Any]:
+    """`orm_move` on a connection of its own (another thread), giving up on a row lock
+    after 3 s instead of waiting for ever."""
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")
+        return orm_move(room_id, user, action, version, now)
+    finally:
+        connection.close()
+
+
+def test_a_move_that_loses_the_race_is_judged_again_on_the_winners_version(
+    table, loop, monkeypatch
+):
+    """Another version is committed between the lean path's read and its write (here
+    the same player's move through the ORM path): the write saves nothing, and the move
+    is judged again on the new version, as the row lock had it judged after the winner's
+    commit. The read holds no lock meanwhile, so the winner never waits for it."""
+    game = running(table)
+    user, legal = on_turn(game)
+    version = game.version
+    original_save, reads = lean_moves.save, []
+    original_read = lean_moves.read_game
+    raced: list[tuple[str, Any]] = []
+
+    async def counted_read(*args: Any) -> Any:
+        reads.append(args)
+        return await original_read(*args)
+
+    async def racing_save(*args: Any) -> bool:
+        if not raced:
+            raced.append(await asyncio.to_thread(
+                orm_move_elsewhere, table.pk, user, legal[0], version, NOW + 1))
+        return await original_save(*args)
+
+    monkeypatch.setattr(lean_moves, "read_game", counted_read)
+    monkeypatch.setattr(lean_moves, "save", racing_save)
+    assert lean_move(loop, table.pk, user, legal[0], version, NOW + 1) == ("refused", "stale")
+    assert raced[0][0] == "ok" and len(reads) == 2
+    assert game_row(game.pk)["version"] == version + 1
+    assert set(GameEvent.objects.filter(game=game).values_list("version", flat=True)) <= set(
+        range(version + 2))
+
+
 # -- the fall-backs ----------------------------------------------------------------------------
 
 
