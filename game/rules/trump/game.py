@@ -89,9 +89,28 @@ _STD_EFFECT: tuple[str | None, ...] = tuple(
     for c in range(53)
 )
 
-# the keys of a play event, in their order, for copies
-_PLAY_EVENT: Event = {"type": "play", "to": None, "seat": None, "cards": None, "suit": None,
-                      "last_one": False, "pending_draw": 0, "shibari": False, "direction": 1}
+# Events of the commonest steps are copies of these templates, by seat (up to the six of
+# T1), with only what varies stored: a dict copy costs about a quarter of a literal of the
+# same keys, and each key stored into it about as much again. The keys and their order are
+# the literals' (docs/trump-engine.md), and every list in an event is still its own.
+_MAX_SEATS = 6
+# a play's, by direction then seat: _PLAY_EVENTS[d][seat] for d = 1 or -1 (index -1 is the
+# last), with no last one, no accumulation and no しばり, which a play stores when it has them
+_PLAY_EVENTS: tuple[tuple[Event, ...], ...] = tuple(
+    tuple({"type": "play", "to": None, "seat": s, "cards": None, "suit": None,
+           "last_one": False, "pending_draw": 0, "shibari": False, "direction": d}
+          for s in range(_MAX_SEATS))
+    for d in (0, 1, -1)
+)
+_TURN_EVENTS: tuple[Event, ...] = tuple(
+    {"type": "turn", "to": None, "seat": s, "deadline": None} for s in range(_MAX_SEATS)
+)
+_DRAW_EVENTS: tuple[Event, ...] = tuple(
+    {"type": "draw", "to": None, "seat": s, "count": 1} for s in range(_MAX_SEATS)
+)
+_DRAWN_EVENTS: tuple[Event, ...] = tuple(
+    {"type": "drawn", "to": s, "seat": s, "cards": None} for s in range(_MAX_SEATS)
+)
 
 Record = tuple[int, int, int]  # (seat, card id | _DREW | _SKIPPED, named suit | cards drawn)
 
@@ -999,14 +1018,14 @@ class Game:
             self._last_one |= 1 << seat
         elif len(hand) == 1:
             self._lo_open = seat
-        event = _PLAY_EVENT.copy()  # (cheaper than a literal of nine keys)
-        event["seat"] = seat
+        event = _PLAY_EVENTS[self._dir][seat].copy()  # (see _PLAY_EVENTS)
         event["cards"] = [CODE[card]]
-        event["suit"] = list(_MASK_SUITS[fsuit])
-        event["last_one"] = last_one
-        event["pending_draw"] = pending
-        event["shibari"] = pending > 0
-        event["direction"] = self._dir
+        event["suit"] = [*_MASK_SUITS[fsuit]]
+        if last_one:
+            event["last_one"] = True
+        if pending:
+            event["pending_draw"] = pending
+            event["shibari"] = True
         # _add_to_run, inlined: this is the commonest step of a standard round
         pre = self._pre
         j = len(pre)
@@ -1036,8 +1055,8 @@ class Game:
                 events += chances
             return events
         nxt = self._turn = (seat + self._dir) % self._n
-        deadline = self._clock = now + self._timeout
-        turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
+        turn = _TURN_EVENTS[nxt].copy()
+        turn["deadline"] = self._clock = now + self._timeout
         if chances:
             return [event, turn, *chances]
         return [event, turn]
@@ -1165,11 +1184,12 @@ class Game:
                     self._jks[seat] += 1
                 if self._last_one:
                     self._last_one &= ~(1 << seat)
+            drawn = _DRAWN_EVENTS[seat].copy()  # (see _PLAY_EVENTS)
+            drawn["cards"] = [CODE[card]]
             nxt = self._turn = (seat + self._dir) % self._n
-            deadline = self._clock = now + self._timeout
-            return [{"type": "draw", "to": None, "seat": seat, "count": 1},
-                    {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]},
-                    {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}]
+            turn = _TURN_EVENTS[nxt].copy()
+            turn["deadline"] = self._clock = now + self._timeout
+            return [_DRAW_EVENTS[seat].copy(), drawn, turn]
         count = pending or 1
         got, shuffles, ended = self._draw_cards(seat, count)
         self._pending = 0
@@ -1186,14 +1206,16 @@ class Game:
         if shuffles:
             events += shuffles
         if got:
-            events.append({"type": "drawn", "to": seat, "seat": seat,
-                           "cards": [CODE[c] for c in got]})
+            drawn = _DRAWN_EVENTS[seat].copy()
+            drawn["cards"] = [CODE[c] for c in got]
+            events.append(drawn)
         if ended:
             return events + self._finish_deck_out()
         nxt = (seat + self._dir) % self._n
         self._turn = nxt
-        deadline = self._clock = now + self._timeout
-        events.append({"type": "turn", "to": None, "seat": nxt, "deadline": deadline})
+        turn = _TURN_EVENTS[nxt].copy()
+        turn["deadline"] = self._clock = now + self._timeout
+        events.append(turn)
         return events
 
     def _draw_cards(self, seat: int, count: int) -> tuple[list[int], list[Event], bool]:
@@ -1220,12 +1242,16 @@ class Game:
                     ended = True
                     break
         hand += got
-        self._sums[seat] += sum(NUMBER[c] for c in got)
+        added, mask, sig = 0, self._masks[seat], 0  # (one loop: no generators)
         for c in got:
-            self._masks[seat] |= 1 << c
+            added += NUMBER[c]
+            mask |= _BIT[c]
+            sig += SIG[c]
+        self._sums[seat] += added
+        self._masks[seat] = mask
         if self._std:
             self._jks[seat] += got.count(JOKER)
-            self._sig[seat] += sum(SIG[c] for c in got)
+            self._sig[seat] += sig
         return got, shuffles, ended
 
     def _reshuffle(self) -> Event:
@@ -1702,7 +1728,8 @@ def _shuffle(rng: SeededRandom, cards: list[int]) -> None:
     for product, steps in _shuffle_plan(n):
         big, small = divmod(big, product)
         for i, radix in steps:
-            small, j = divmod(small, radix)
+            j = small % radix  # (two operators: cheaper than a call of divmod)
+            small //= radix
             cards[i], cards[j] = cards[j], cards[i]
 
 
