@@ -23,7 +23,17 @@ from ..dobon_uno.errors import IllegalAction
 from ..dobon_uno.outage import restart_due_clocks
 from ..dobon_uno.rng import SeededRandom
 from . import actions as A
-from .actions import TrumpAction
+from .actions import (
+    AU_BY_BIT,
+    HALF,
+    IN_AU,
+    IN_STD,
+    IN_STD_LO,
+    LOW_HALF,
+    STD_BY_BIT,
+    STD_LO_BY_BIT,
+    TrumpAction,
+)
 from .cards import (
     ALL_SUITS,
     ATTACKS,
@@ -113,6 +123,7 @@ _DRAWN_EVENTS: tuple[Event, ...] = tuple(
 )
 
 Record = tuple[int, int, int]  # (seat, card id | _DREW | _SKIPPED, named suit | cards drawn)
+_DREW_ONE: tuple[Record, ...] = tuple((s, _DREW, 1) for s in range(_MAX_SEATS))  # shared
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -750,7 +761,7 @@ class Game:
                 size = len(hand)
                 if self._std:
                     if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
-                        plays, table = A.STD_BY_BIT, A.IN_STD
+                        plays, table = STD_BY_BIT, IN_STD
                     elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
                             self._sig[seat]):
                         return self._listed_and_kept(seat)  # rare: a 役 to declare
@@ -759,9 +770,9 @@ class Game:
                         self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
                         return [A.DRAW]
                     elif size == 2:
-                        plays, table = A.STD_LO_BY_BIT, A.IN_STD_LO
+                        plays, table = STD_LO_BY_BIT, IN_STD_LO
                     else:
-                        plays, table = A.STD_BY_BIT, A.IN_STD
+                        plays, table = STD_BY_BIT, IN_STD
                     match = STD_MATCH[self._fsuit][NUMBER[self._top]]
                     if self._pending:  # しばり: an attack card, or a matching 5
                         match = ATTACKS | (FIVES & match)
@@ -771,14 +782,21 @@ class Game:
                         playable = self._masks[seat] & TWOS
                     else:
                         playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
-                    plays, table = A.AU_BY_BIT, A.IN_AU
+                    plays, table = AU_BY_BIT, IN_AU
                 self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
                 self._mv_plays, self._mv_table = playable, table
                 listed: list[Action] = []
-                while playable:  # lowest id first
-                    low = playable & -playable
-                    listed += plays[low]
-                    playable ^= low
+                low_half, high_half = plays  # lowest id first, by halves (see A.HALF)
+                part = playable & LOW_HALF
+                while part:
+                    low = part & -part
+                    listed += low_half[low]
+                    part ^= low
+                part = playable >> HALF
+                while part:
+                    low = part & -part
+                    listed += high_half[low]
+                    part ^= low
                 listed.append(A.DRAW)
                 return listed  # the caller's own: not kept
             if type(seat) is not int or not 0 <= seat < self._n:
@@ -1090,9 +1108,10 @@ class Game:
             held = sums[s]
             if held < low:
                 low = held
-            j = at.get(total - held)  # the first j whose prefix would leave that sum
-            if j is not None and s != player:
-                valid = self._valid_counts(s, j, last)
+            # at[total - held]: the first j whose prefix would leave that sum (the test
+            # first: most seats have none, and `in` is cheaper than a call of get)
+            if total - held in at and s != player:
+                valid = self._valid_counts(s, at[total - held], last)
                 if valid:
                     counts = counts or [0] * self._n
                     counts[s] = valid
@@ -1176,7 +1195,7 @@ class Game:
             self._hands[seat].append(card)
             self._masks[seat] |= _BIT[card]
             self._sums[seat] += NUMBER[card]
-            self._records.append((seat, _DREW, 1))
+            self._records.append(_DREW_ONE[seat])
             if self._std:
                 self._run_j = len(self._pre) - 1
                 self._sig[seat] += SIG[card]
