@@ -1646,6 +1646,9 @@ class Game:
         g._timeout = float(d["timeout"])
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = n = len(g._hands)
+        low, high = _SEATS[d["preset"]]
+        if not low <= n <= high:  # T1.2, as new and from_setup check it
+            raise ValueError(f"{d['preset']} is played by {low} to {high} seats, not {n}")
         g._index_hands()
         g._deck = list(reversed(parse_cards(d["deck"])))
         g._discards = parse_cards(d["discards"])
