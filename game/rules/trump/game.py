@@ -355,12 +355,21 @@ class Game:
         self._since[seat] = j
 
     def _index_hands(self) -> None:
-        hands = self._hands  # (map over the tables: a round starts here, keep it quick)
-        self._sums = [sum(map(NUMBER.__getitem__, h)) for h in hands]
-        self._low_sum = min(self._sums)
-        self._masks = [sum(map(_BIT.__getitem__, set(h))) for h in hands]
-        self._jks = [h.count(JOKER) for h in hands]
-        self._sig = [sum(map(SIG.__getitem__, h)) for h in hands]
+        # One plain loop: a round starts here. (map over a table's __getitem__ makes an
+        # argument tuple per card, which cost several times as much.)
+        sums, masks, jks, sigs = [], [], [], []
+        for hand in self._hands:
+            total = mask = sig = 0
+            for c in hand:
+                total += NUMBER[c]
+                mask |= _BIT[c]  # both jokers are one bit
+                sig += SIG[c]
+            sums.append(total)
+            masks.append(mask)
+            jks.append(hand.count(JOKER))
+            sigs.append(sig)
+        self._sums, self._masks, self._jks, self._sig = sums, masks, jks, sigs
+        self._low_sum = min(sums)
 
     # ------------------------------------------------------------------ reading
 
