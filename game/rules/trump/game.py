@@ -23,7 +23,17 @@ from ..dobon_uno.errors import IllegalAction
 from ..dobon_uno.outage import restart_due_clocks
 from ..dobon_uno.rng import SeededRandom
 from . import actions as A
-from .actions import TrumpAction
+from .actions import (
+    AU_BY_BIT,
+    HALF,
+    IN_AU,
+    IN_STD,
+    IN_STD_LO,
+    LOW_HALF,
+    STD_BY_BIT,
+    STD_LO_BY_BIT,
+    TrumpAction,
+)
 from .cards import (
     ALL_SUITS,
     ATTACKS,
@@ -89,11 +99,31 @@ _STD_EFFECT: tuple[str | None, ...] = tuple(
     for c in range(53)
 )
 
-# the keys of a play event, in their order, for copies
-_PLAY_EVENT: Event = {"type": "play", "to": None, "seat": None, "cards": None, "suit": None,
-                      "last_one": False, "pending_draw": 0, "shibari": False, "direction": 1}
+# Events of the commonest steps are copies of these templates, by seat (up to the six of
+# T1), with only what varies stored: a dict copy costs about a quarter of a literal of the
+# same keys, and each key stored into it about as much again. The keys and their order are
+# the literals' (docs/trump-engine.md), and every list in an event is still its own.
+_MAX_SEATS = 6
+# a play's, by direction then seat: _PLAY_EVENTS[d][seat] for d = 1 or -1 (index -1 is the
+# last), with no last one, no accumulation and no しばり, which a play stores when it has them
+_PLAY_EVENTS: tuple[tuple[Event, ...], ...] = tuple(
+    tuple({"type": "play", "to": None, "seat": s, "cards": None, "suit": None,
+           "last_one": False, "pending_draw": 0, "shibari": False, "direction": d}
+          for s in range(_MAX_SEATS))
+    for d in (0, 1, -1)
+)
+_TURN_EVENTS: tuple[Event, ...] = tuple(
+    {"type": "turn", "to": None, "seat": s, "deadline": None} for s in range(_MAX_SEATS)
+)
+_DRAW_EVENTS: tuple[Event, ...] = tuple(
+    {"type": "draw", "to": None, "seat": s, "count": 1} for s in range(_MAX_SEATS)
+)
+_DRAWN_EVENTS: tuple[Event, ...] = tuple(
+    {"type": "drawn", "to": s, "seat": s, "cards": None} for s in range(_MAX_SEATS)
+)
 
 Record = tuple[int, int, int]  # (seat, card id | _DREW | _SKIPPED, named suit | cards drawn)
+_DREW_ONE: tuple[Record, ...] = tuple((s, _DREW, 1) for s in range(_MAX_SEATS))  # shared
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -325,12 +355,21 @@ class Game:
         self._since[seat] = j
 
     def _index_hands(self) -> None:
-        hands = self._hands  # (map over the tables: a round starts here, keep it quick)
-        self._sums = [sum(map(NUMBER.__getitem__, h)) for h in hands]
-        self._low_sum = min(self._sums)
-        self._masks = [sum(map(_BIT.__getitem__, set(h))) for h in hands]
-        self._jks = [h.count(JOKER) for h in hands]
-        self._sig = [sum(map(SIG.__getitem__, h)) for h in hands]
+        # One plain loop: a round starts here. (map over a table's __getitem__ makes an
+        # argument tuple per card, which cost several times as much.)
+        sums, masks, jks, sigs = [], [], [], []
+        for hand in self._hands:
+            total = mask = sig = 0
+            for c in hand:
+                total += NUMBER[c]
+                mask |= _BIT[c]  # both jokers are one bit
+                sig += SIG[c]
+            sums.append(total)
+            masks.append(mask)
+            jks.append(hand.count(JOKER))
+            sigs.append(sig)
+        self._sums, self._masks, self._jks, self._sig = sums, masks, jks, sigs
+        self._low_sum = min(sums)
 
     # ------------------------------------------------------------------ reading
 
@@ -731,7 +770,7 @@ class Game:
                 size = len(hand)
                 if self._std:
                     if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
-                        plays, table = A.STD_BY_BIT, A.IN_STD
+                        plays, table = STD_BY_BIT, IN_STD
                     elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
                             self._sig[seat]):
                         return self._listed_and_kept(seat)  # rare: a 役 to declare
@@ -740,9 +779,9 @@ class Game:
                         self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
                         return [A.DRAW]
                     elif size == 2:
-                        plays, table = A.STD_LO_BY_BIT, A.IN_STD_LO
+                        plays, table = STD_LO_BY_BIT, IN_STD_LO
                     else:
-                        plays, table = A.STD_BY_BIT, A.IN_STD
+                        plays, table = STD_BY_BIT, IN_STD
                     match = STD_MATCH[self._fsuit][NUMBER[self._top]]
                     if self._pending:  # しばり: an attack card, or a matching 5
                         match = ATTACKS | (FIVES & match)
@@ -752,14 +791,21 @@ class Game:
                         playable = self._masks[seat] & TWOS
                     else:
                         playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
-                    plays, table = A.AU_BY_BIT, A.IN_AU
+                    plays, table = AU_BY_BIT, IN_AU
                 self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
                 self._mv_plays, self._mv_table = playable, table
                 listed: list[Action] = []
-                while playable:  # lowest id first
-                    low = playable & -playable
-                    listed += plays[low]
-                    playable ^= low
+                low_half, high_half = plays  # lowest id first, by halves (see A.HALF)
+                part = playable & LOW_HALF
+                while part:
+                    low = part & -part
+                    listed += low_half[low]
+                    part ^= low
+                part = playable >> HALF
+                while part:
+                    low = part & -part
+                    listed += high_half[low]
+                    part ^= low
                 listed.append(A.DRAW)
                 return listed  # the caller's own: not kept
             if type(seat) is not int or not 0 <= seat < self._n:
@@ -999,14 +1045,14 @@ class Game:
             self._last_one |= 1 << seat
         elif len(hand) == 1:
             self._lo_open = seat
-        event = _PLAY_EVENT.copy()  # (cheaper than a literal of nine keys)
-        event["seat"] = seat
+        event = _PLAY_EVENTS[self._dir][seat].copy()  # (see _PLAY_EVENTS)
         event["cards"] = [CODE[card]]
-        event["suit"] = list(_MASK_SUITS[fsuit])
-        event["last_one"] = last_one
-        event["pending_draw"] = pending
-        event["shibari"] = pending > 0
-        event["direction"] = self._dir
+        event["suit"] = [*_MASK_SUITS[fsuit]]
+        if last_one:
+            event["last_one"] = True
+        if pending:
+            event["pending_draw"] = pending
+            event["shibari"] = True
         # _add_to_run, inlined: this is the commonest step of a standard round
         pre = self._pre
         j = len(pre)
@@ -1036,8 +1082,8 @@ class Game:
                 events += chances
             return events
         nxt = self._turn = (seat + self._dir) % self._n
-        deadline = self._clock = now + self._timeout
-        turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
+        turn = _TURN_EVENTS[nxt].copy()
+        turn["deadline"] = self._clock = now + self._timeout
         if chances:
             return [event, turn, *chances]
         return [event, turn]
@@ -1071,9 +1117,10 @@ class Game:
             held = sums[s]
             if held < low:
                 low = held
-            j = at.get(total - held)  # the first j whose prefix would leave that sum
-            if j is not None and s != player:
-                valid = self._valid_counts(s, j, last)
+            # at[total - held]: the first j whose prefix would leave that sum (the test
+            # first: most seats have none, and `in` is cheaper than a call of get)
+            if total - held in at and s != player:
+                valid = self._valid_counts(s, at[total - held], last)
                 if valid:
                     counts = counts or [0] * self._n
                     counts[s] = valid
@@ -1157,7 +1204,7 @@ class Game:
             self._hands[seat].append(card)
             self._masks[seat] |= _BIT[card]
             self._sums[seat] += NUMBER[card]
-            self._records.append((seat, _DREW, 1))
+            self._records.append(_DREW_ONE[seat])
             if self._std:
                 self._run_j = len(self._pre) - 1
                 self._sig[seat] += SIG[card]
@@ -1165,11 +1212,12 @@ class Game:
                     self._jks[seat] += 1
                 if self._last_one:
                     self._last_one &= ~(1 << seat)
+            drawn = _DRAWN_EVENTS[seat].copy()  # (see _PLAY_EVENTS)
+            drawn["cards"] = [CODE[card]]
             nxt = self._turn = (seat + self._dir) % self._n
-            deadline = self._clock = now + self._timeout
-            return [{"type": "draw", "to": None, "seat": seat, "count": 1},
-                    {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]},
-                    {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}]
+            turn = _TURN_EVENTS[nxt].copy()
+            turn["deadline"] = self._clock = now + self._timeout
+            return [_DRAW_EVENTS[seat].copy(), drawn, turn]
         count = pending or 1
         got, shuffles, ended = self._draw_cards(seat, count)
         self._pending = 0
@@ -1186,14 +1234,16 @@ class Game:
         if shuffles:
             events += shuffles
         if got:
-            events.append({"type": "drawn", "to": seat, "seat": seat,
-                           "cards": [CODE[c] for c in got]})
+            drawn = _DRAWN_EVENTS[seat].copy()
+            drawn["cards"] = [CODE[c] for c in got]
+            events.append(drawn)
         if ended:
             return events + self._finish_deck_out()
         nxt = (seat + self._dir) % self._n
         self._turn = nxt
-        deadline = self._clock = now + self._timeout
-        events.append({"type": "turn", "to": None, "seat": nxt, "deadline": deadline})
+        turn = _TURN_EVENTS[nxt].copy()
+        turn["deadline"] = self._clock = now + self._timeout
+        events.append(turn)
         return events
 
     def _draw_cards(self, seat: int, count: int) -> tuple[list[int], list[Event], bool]:
@@ -1220,12 +1270,16 @@ class Game:
                     ended = True
                     break
         hand += got
-        self._sums[seat] += sum(NUMBER[c] for c in got)
+        added, mask, sig = 0, self._masks[seat], 0  # (one loop: no generators)
         for c in got:
-            self._masks[seat] |= 1 << c
+            added += NUMBER[c]
+            mask |= _BIT[c]
+            sig += SIG[c]
+        self._sums[seat] += added
+        self._masks[seat] = mask
         if self._std:
             self._jks[seat] += got.count(JOKER)
-            self._sig[seat] += sum(SIG[c] for c in got)
+            self._sig[seat] += sig
         return got, shuffles, ended
 
     def _reshuffle(self) -> Event:
@@ -1601,6 +1655,9 @@ class Game:
         g._timeout = float(d["timeout"])
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = n = len(g._hands)
+        low, high = _SEATS[d["preset"]]
+        if not low <= n <= high:  # T1.2, as new and from_setup check it
+            raise ValueError(f"{d['preset']} is played by {low} to {high} seats, not {n}")
         g._index_hands()
         g._deck = list(reversed(parse_cards(d["deck"])))
         g._discards = parse_cards(d["discards"])
@@ -1702,7 +1759,8 @@ def _shuffle(rng: SeededRandom, cards: list[int]) -> None:
     for product, steps in _shuffle_plan(n):
         big, small = divmod(big, product)
         for i, radix in steps:
-            small, j = divmod(small, radix)
+            j = small % radix  # (two operators: cheaper than a call of divmod)
+            small //= radix
             cards[i], cards[j] = cards[j], cards[i]
 
 

@@ -23,6 +23,15 @@ def test_t1_2_seat_counts(preset: str, ok: tuple[int, ...], bad: tuple[int, ...]
             Game.new(players=n, first_player=first, preset=preset)
 
 
+@pytest.mark.parametrize(("preset", "first"), [("au", 0), ("standard", None)])
+def test_t1_2_a_saved_round_outside_the_seat_counts_is_refused(preset: str,
+                                                                first: int | None) -> None:
+    saved = Game.new(players=4, first_player=first, preset=preset).to_dict()
+    for hands in (saved["hands"][:1], [*saved["hands"], ["S1"], ["S2"], ["S3"]]):
+        with pytest.raises(ValueError, match="seats"):
+            Game.from_dict({**saved, "hands": hands, "streaks": [0] * len(hands)})
+
+
 def test_t1_3_timeout_range_and_t1_7_rate() -> None:
     for timeout in (4.9, 61):
         with pytest.raises(ValueError):
