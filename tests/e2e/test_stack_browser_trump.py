@@ -148,6 +148,15 @@ def test_a_newcomer_plays_a_trump_round_against_cpus(tmp_path, browser: Browser,
             page.screenshot(path=str(tmp_path / f"{preset}-settlement-{label}.png"))
             assert outside_viewport(page) == []
         expect(settlement).to_contain_text("第1回")
+        # A reload (or a tab opened after the end) shows the same settlement, the hands
+        # included: they come from the room panel's last result (T21, public once over).
+        hands_shown = settlement.locator(".settle-cards").count()
+        assert hands_shown > 0
+        page.set_viewport_size(PHONE)
+        page.reload()
+        expect(settlement).to_be_visible()
+        expect(settlement.locator(".settle-cards")).to_have_count(hands_shown)
+        page.screenshot(path=str(tmp_path / f"{preset}-settlement-reloaded-phone.png"))
         if preset == "standard":
             assert "bid" in pressed
         assert player.errors == [], player.errors
