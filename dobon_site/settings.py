@@ -351,6 +351,16 @@ DOBON_WS_SYNC_BURST_PER_ADDRESS = env_int(
 DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND = env_int(
     "DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND", 200
 )
+# Messages per second per user over all the user's sockets in this process, in bursts up
+# to DOBON_WS_MESSAGE_BURST_PER_USER, counted as they arrive. Over it nothing is refused:
+# the server stops reading the socket that went over until the budget allows (TCP
+# backpressure; game/live/transport.py ReadingHold), so a user's crowd of sockets is read
+# like one fast client. People send a few messages a second; the fastest real senders are
+# one owner's programs all seated in one fast match (59 versions a second over four
+# programs, docs/bots-api.md), within 80. A user's 8 + 8 sockets at the per-socket limit
+# could send 320.
+DOBON_WS_MESSAGES_PER_USER_PER_SECOND = env_int("DOBON_WS_MESSAGES_PER_USER_PER_SECOND", 80)
+DOBON_WS_MESSAGE_BURST_PER_USER = env_int("DOBON_WS_MESSAGE_BURST_PER_USER", 160)
 # Sockets of non-members watching one room, over every process; the next is closed (4412).
 DOBON_WS_MAX_WATCHERS_PER_ROOM = env_int("DOBON_WS_MAX_WATCHERS_PER_ROOM", 300)
 # At most one presence frame per room in this many seconds (changes meanwhile share it).

@@ -6,7 +6,11 @@ sockets of one address, or 8 sockets of one user, are one client.
   many times a move's cost, and a client needs one only on connect, after a gap or on
   reconnect. A sync over budget waits for it (coalesced: a socket has at most one
   sync in flight) instead of being refused, so every client gets its table;
-- messages per client address, counted before parsing: over it, `rate_limited`.
+- messages per client address, counted before parsing: over it, `rate_limited`;
+- messages per user, over all the user's sockets in this process, counted as they
+  arrive: over it the server stops reading the socket that went over until the budget
+  has a token again (transport.ReadingHold: TCP backpressure, nothing refused), so a
+  user's crowd of sockets is read like one fast client.
 
 Each budget is a token bucket per key, `rate` a second in bursts up to `burst`, both read
 from settings at each use. Time is an input (monotonic seconds), never read here, so the
@@ -52,6 +56,14 @@ class Budget:
         self.forget_full(now)
         self.buckets[key] = (self.tokens(key, now) - 1.0, now)
 
+    def spend(self, key: Hashable, now: float) -> float:
+        """Spend one token of `key` whether or not it has one (the message has arrived
+        already), owing at most one burst; the seconds until `key` has a whole token
+        again (0.0: it still has one)."""
+        self.forget_full(now)
+        self.buckets[key] = (max(self.tokens(key, now) - 1.0, -self.burst), now)
+        return self.wait(key, now)
+
     def try_take(self, key: Hashable, now: float) -> bool:
         """Spend one token if `key` has one; False (and nothing spent) if not."""
         if self.wait(key, now) > 0.0:
@@ -81,6 +93,9 @@ class ProcessBudgets:
         self.address_messages = Budget(
             "DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND", "DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND"
         )
+        self.user_messages = Budget(
+            "DOBON_WS_MESSAGES_PER_USER_PER_SECOND", "DOBON_WS_MESSAGE_BURST_PER_USER"
+        )
 
     def sync_wait(self, user_id: int, address: str | None, now: float) -> float:
         """Seconds a sync for `user_id` from `address` must wait; 0.0 means it may be
@@ -98,3 +113,8 @@ class ProcessBudgets:
     def message_allowed(self, address: str | None, now: float) -> bool:
         """Whether the address may send one more message now (spending it)."""
         return address is None or self.address_messages.try_take(address, now)
+
+    def message_hold(self, user_id: int, now: float) -> float:
+        """Count one message of `user_id` that has arrived; the seconds the socket it
+        came from should not be read (0.0: the user is within budget)."""
+        return self.user_messages.spend(user_id, now)

@@ -155,6 +155,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
+        # Reading stops while the client sends more than it will be served (budgets).
+        self.reading = transport.ReadingHold(self.scope.get(transport.SCOPE_KEY))
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
@@ -258,6 +260,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await sockets().forget(entry)
 
     async def disconnect(self, code: int) -> None:
+        self.reading.release_all()  # no timer outlives the socket
         for task in (self.releaser, self.worker):
             if task is not None:
                 task.cancel()
@@ -290,6 +293,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         if self.user_id is None or self.closing:
             return
+        self.within_user_budget()
         if not self.bucket.take() or not self.budgets.message_allowed(self.address, self.clock()):
             await self.refuse_flood()
             return
@@ -304,6 +308,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error("bad_json")
             return
         await self.receive_json(content)
+
+    def within_user_budget(self) -> None:
+        """Count the message against its user's budget over all their sockets; over it,
+        stop reading this socket until the budget allows another (the message in hand
+        is served: it has arrived)."""
+        hold = self.budgets.message_hold(self.user_id, self.clock())
+        if hold > 0.0:
+            self.reading.hold_for("user_budget", hold)
 
     async def refuse_flood(self) -> None:
         if self.flood.refused():
@@ -337,7 +349,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_error("bad_sync")
                 return
             since = (game, version)
-        if self.sync_in_flight:  # one at a time: the answer to the first covers this one
+        if self.sync_in_flight:
+            # One at a time: the answer to the first covers this one, and a client that
+            # asks again before it has its table is not read until it has it (a crowd
+            # of sockets asking for tables costs nothing while they wait).
+            self.reading.hold("sync_pending")
             return
         self.sync_in_flight = True
         self.jobs.append(("sync", since))
@@ -395,6 +411,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 finally:
                     if kind == "sync":
                         self.sync_in_flight = False
+                        self.reading.release("sync_pending")
 
     async def within_sync_budget(self) -> bool:
         """Wait until this user's and this address's sync budgets allow one more table
@@ -481,6 +498,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Closed by the server: counted out first, so that once the client has the close
         frame it may open another socket at once."""
         self.closing = True
+        self.reading.release_all()  # the client's answering close frame must be read
         await self.release()
         await super().close(code=code, reason=reason)
 

@@ -18,6 +18,7 @@ from asgiref.sync import sync_to_async
 from play_helpers import make_room, position, started
 from socket_helpers import closed_with, next_frame, next_state, open_socket, quiet
 
+from game.live import transport as live_transport
 from game.live.budgets import MAX_KEYS, Budget, ProcessBudgets
 from game.live.consumers import RoomConsumer
 from game.live.transport import Closing
@@ -64,6 +65,20 @@ def test_an_address_messages_are_counted_over_all_its_sockets(settings):
     assert budgets.message_allowed(HOME, 0.0)
     assert all(budgets.message_allowed(None, 0.0) for _ in range(50))
     assert budgets.message_allowed(CROWD, 0.2)  # a fifth of a second: one more
+
+
+def test_a_users_messages_are_all_counted_and_owe_at_most_one_burst(settings):
+    """Every message that arrives is spent (it has arrived: it is served); the answer is
+    how long its socket should not be read, and the debt stops at one burst."""
+    settings.DOBON_WS_MESSAGES_PER_USER_PER_SECOND = 2
+    settings.DOBON_WS_MESSAGE_BURST_PER_USER = 3
+    budgets = ProcessBudgets()
+    holds = [budgets.message_hold(1, 0.0) for _ in range(8)]
+    assert holds[:2] == [0.0, 0.0]
+    assert holds[2:] == [pytest.approx(h) for h in (0.5, 1.0, 1.5, 2.0, 2.0, 2.0)]
+    assert budgets.message_hold(2, 0.0) == 0.0, "another user has a budget of their own"
+    # Owing 3, two seconds later it has 1 again: this message spends it.
+    assert budgets.message_hold(1, 2.0) == pytest.approx(0.5), "the debt is paid at the rate"
 
 
 def test_a_crowd_of_keys_cannot_grow_the_buckets_without_bound(settings):
@@ -309,3 +324,117 @@ async def test_a_sync_whose_client_left_while_waiting_spends_and_reads_nothing(
     gate.opened.set()
     assert await waiting is False
     assert RoomConsumer.budgets.user_syncs.tokens(7, clock()) == 1.0, "nothing spent"
+
+
+# -- holding a socket's reading (TCP backpressure) instead of serving or refusing ---------------
+
+
+class FakeTransport:
+    """Stands for daphne's TCP transport: records when the server stops reading."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.pauses = 0
+
+    def pauseProducing(self) -> None:  # noqa: N802 (Twisted's name)
+        assert not self.paused, "paused twice without resuming"
+        self.paused, self.pauses = True, self.pauses + 1
+
+    def resumeProducing(self) -> None:  # noqa: N802
+        self.paused = False
+
+
+@pytest.fixture
+def transports(monkeypatch) -> list[FakeTransport]:
+    """Each socket opened from now on gets a FakeTransport, in order."""
+    made: list[FakeTransport] = []
+
+    def fake_transport_of(send: Any) -> FakeTransport:
+        made.append(FakeTransport())
+        return made[-1]
+
+    monkeypatch.setattr(live_transport, "transport_of", fake_transport_of)
+    return made
+
+
+async def until(condition: Any, seconds: float = 3.0) -> bool:
+    """Whether `condition()` becomes true within `seconds` (real timers: the hold's)."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return True
+        await asyncio.sleep(0.01)
+    return condition()
+
+
+@sockets_db
+async def test_a_sync_sent_while_one_is_pending_is_not_read_until_that_one_is_answered(
+    bob, carol, clock, gate, settings, transports
+):
+    """One answer for both, and meanwhile the client's further messages stay unread in
+    its own buffers (on the old code the server read and dropped every one of them)."""
+    settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 1, 1
+    room = await sync_to_async(crowd_room)(carol, bob)
+    socket = await open_socket(bob, room.pk)
+    (connection,) = transports
+    await next_state(socket)  # the table on connect spent the one token
+    await socket.send_json_to({"type": "sync"})
+    assert await states_within(socket, 0.1) == [] and gate.waits
+    assert not connection.paused, "the first sync is simply waiting for its budget"
+    await socket.send_json_to({"type": "sync"})
+    assert await until(lambda: connection.paused), "asked again before it had its table"
+    clock.advance(1.0)
+    gate.opened.set()
+    assert len(await states_within(socket)) == 1, "one answer covers both"
+    assert not connection.paused, "read again once it has its table"
+    assert connection.pauses == 1
+    clock.advance(1.0)
+    await socket.send_json_to({"type": "sync"})
+    assert len(await states_within(socket)) == 1, "a later sync is served as before"
+    await socket.disconnect()
+
+
+@sockets_db
+async def test_a_user_over_the_message_budget_is_read_later_never_refused(
+    bob, carol, clock, settings, transports
+):
+    """Two sockets of one user share the budget: the one whose message goes over is not
+    read for a while; every message that arrived is answered (nothing refused)."""
+    settings.DOBON_WS_MESSAGES_PER_USER_PER_SECOND = 2
+    settings.DOBON_WS_MESSAGE_BURST_PER_USER = 3
+    room = await sync_to_async(crowd_room)(carol, bob)
+    first, second = [await open_socket(bob, room.pk) for _ in range(2)]
+    for socket in (first, second):
+        await next_state(socket)
+    reads = dict(zip(("first", "second"), transports, strict=True))
+    for socket in (first, first, second):
+        await socket.send_json_to({"type": "nope"})
+        assert (await next_frame(socket))["code"] == "unknown_type"
+    assert reads["first"].pauses == 0, "within the burst of three"
+    assert reads["second"].pauses == 1, "the user's third message, on its other socket"
+    await first.send_json_to({"type": "nope"})
+    assert (await next_frame(first))["code"] == "unknown_type", "arrived, so served"
+    assert reads["first"].pauses == 1
+    # The holds end by the loop's timers (0.5 and 1 s); the budget refills by its clock.
+    assert await until(lambda: not reads["first"].paused and not reads["second"].paused)
+    clock.advance(5.0)
+    await second.send_json_to({"type": "nope"})
+    assert (await next_frame(second))["code"] == "unknown_type"
+    assert reads["second"].pauses == 1, "within the budget again: read on"
+    for socket in (first, second):
+        await socket.disconnect()
+
+
+@sockets_db
+async def test_a_socket_closed_by_the_server_is_read_again_for_the_close_handshake(
+    bob, carol, clock, settings, transports
+):
+    settings.DOBON_WS_MESSAGES_PER_USER_PER_SECOND = 1
+    settings.DOBON_WS_MESSAGE_BURST_PER_USER = 1
+    settings.DOBON_WS_MAX_OVERSIZE_IN_A_ROW = 1
+    room = await sync_to_async(crowd_room)(carol, bob)
+    socket = await open_socket(bob, room.pk)
+    (connection,) = transports
+    await next_state(socket)
+    await socket.send_to(text_data="x" * (settings.DOBON_WS_MAX_MESSAGE_BYTES + 1))
+    assert await closed_with(socket) == 4413
+    assert connection.pauses == 1 and not connection.paused
