@@ -363,6 +363,11 @@ DOBON_WS_MESSAGES_PER_USER_PER_SECOND = env_int("DOBON_WS_MESSAGES_PER_USER_PER_
 DOBON_WS_MESSAGE_BURST_PER_USER = env_int("DOBON_WS_MESSAGE_BURST_PER_USER", 160)
 # Sockets of non-members watching one room, over every process; the next is closed (4412).
 DOBON_WS_MAX_WATCHERS_PER_ROOM = env_int("DOBON_WS_MAX_WATCHERS_PER_ROOM", 300)
+# After a socket from a client address is refused by a room's watcher cap (4412), that
+# address's next sockets into that room are told to come back later (4411, before any
+# database work) for this many seconds: a crowd retrying costs one full check per address
+# and room in that time. A member behind the address gets in on a later try.
+DOBON_WS_WATCHERS_FULL_SECONDS = float(env_str("DOBON_WS_WATCHERS_FULL_SECONDS", "5"))
 # At most one presence frame per room in this many seconds (changes meanwhile share it).
 DOBON_WS_PRESENCE_SECONDS = float(env_str("DOBON_WS_PRESENCE_SECONDS", "1"))
 # Every this many seconds a server process moves its long-lived objects out of the

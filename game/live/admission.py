@@ -5,7 +5,13 @@ or the room is read.
 - `DOBON_WS_MAX_SOCKETS_PER_ADDRESS` open sockets per client address (close 4410);
 - `DOBON_WS_HANDSHAKES_PER_SECOND` new sockets per second per address, in bursts of as
   many (close 4411);
-- `DOBON_WS_MAX_SOCKETS_PER_PROCESS` open sockets in this process (close 4503).
+- `DOBON_WS_MAX_SOCKETS_PER_PROCESS` open sockets in this process (close 4503);
+- a client address whose socket into a room was refused because the room's watchers
+  are full (4412, found by the consumer after reading the session and the room) is told
+  to come back later (4411) for `DOBON_WS_WATCHERS_FULL_SECONDS` when it asks for that
+  room again: a crowd of watchers retrying costs one full check per address and room in
+  that time, not one per attempt. 4411 is retried by every client (a member behind the
+  same address, who is never refused 4412, gets in on a later try), 4412 is final.
 
 The address is the peer's, or behind `DOBON_PROXY_COUNT` proxies the X-Forwarded-For
 entry that many from the right (accounts/throttle.py, as for logins). The counts are
@@ -16,6 +22,7 @@ The per-user cap comes next, in the consumer, as soon as the user is known.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -31,6 +38,46 @@ CLOSE_ADDRESS_TOO_FAST = 4411
 CLOSE_PROCESS_FULL = 4503
 
 Clock = Callable[[], float]
+
+ROOM_PATH = re.compile(r"^/ws/rooms/(\d+)/$")
+# (address, room) pairs kept before expired ones are forgotten.
+MAX_FULL_ROOMS = 10_000
+
+
+class FullRooms:
+    """Client addresses refused as a room's watchers lately, per room, in this process."""
+
+    def __init__(self) -> None:
+        self.until: dict[tuple[str, int], float] = {}
+
+    def note(self, address: str | None, room_id: int, now: float) -> None:
+        """A socket from `address` was refused 4412 by `room_id` at `now`."""
+        if address is None:
+            return
+        if len(self.until) >= MAX_FULL_ROOMS:
+            self.until = {key: until for key, until in self.until.items() if until > now}
+        self.until[(address, room_id)] = now + settings.DOBON_WS_WATCHERS_FULL_SECONDS
+
+    def refuses(self, address: str | None, room_id: int | None, now: float) -> bool:
+        if address is None or room_id is None:
+            return False
+        until = self.until.get((address, room_id))
+        if until is None:
+            return False
+        if now >= until:
+            del self.until[(address, room_id)]
+            return False
+        return True
+
+
+# One per process: the consumer notes, the admission refuses (tests replace it).
+full_rooms = FullRooms()
+
+
+def room_of(scope: dict[str, Any]) -> int | None:
+    """The room id of a `/ws/rooms/<id>/` handshake (None for any other path)."""
+    found = ROOM_PATH.match(str(scope.get("path", "")))
+    return int(found.group(1)) if found else None
 
 
 def client_address(scope: dict[str, Any]) -> str | None:
@@ -56,7 +103,7 @@ class Admission:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         address = client_address(scope)
-        refusal = self.refusal(address)
+        refusal = self.refusal(address, room_of(scope))
         if refusal is not None:
             await refuse(receive, send, refusal)
             return
@@ -83,14 +130,17 @@ class Admission:
         finally:
             await release()
 
-    def refusal(self, address: str | None) -> int | None:
-        """The close code refusing a new socket from `address`, or None to let it in."""
+    def refusal(self, address: str | None, room_id: int | None = None) -> int | None:
+        """The close code refusing a new socket from `address` into `room_id`, or None
+        to let it in."""
         if self.open >= settings.DOBON_WS_MAX_SOCKETS_PER_PROCESS:
             return CLOSE_PROCESS_FULL
         if address is None:
             return None
         if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
             return CLOSE_ADDRESS_FULL
+        if full_rooms.refuses(address, room_id, self.clock()):
+            return CLOSE_ADDRESS_TOO_FAST  # not a handshake spent: nothing was done
         if not self.take_handshake(address):
             return CLOSE_ADDRESS_TOO_FAST
         return None

@@ -53,7 +53,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game.live import fanout, groups, memory, transport
+from game.live import admission, fanout, groups, memory, transport
 from game.live.admission import client_address
 from game.live.budgets import ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
@@ -204,6 +204,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         joined = await self.join(watcher=not member)
         if not joined:
+            if self.entry is not None:  # refused by the cap, not gone meanwhile
+                admission.full_rooms.note(self.address, self.room_id, self.clock())
             if not self.gone.gone:
                 await self.close(code=CLOSE_ROOM_FULL)
             return
