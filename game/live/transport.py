@@ -7,6 +7,9 @@ it up before anything wraps it and puts it in the scope, with a `Closing` for th
 socket. Outside daphne (the test communicator) there is neither transport nor protocol
 and these helpers do nothing.
 
+`ReadingHold` stops reading a client's connection for a while (TCP backpressure): the
+budgets hold a client that sends more than it will be served that way, at no cost.
+
 Clients that go away are expected, not errors (issue #24). The probe's `send`:
 - swallows autobahn's `Disconnected` ("Attempt to send on a closed protocol": a frame
   sent to a socket that has just closed) and counts it;
