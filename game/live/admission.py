@@ -11,7 +11,11 @@ or the room is read.
   to come back later (4411) for `DOBON_WS_WATCHERS_FULL_SECONDS` when it asks for that
   room again: a crowd of watchers retrying costs one full check per address and room in
   that time, not one per attempt. 4411 is retried by every client (a member behind the
-  same address, who is never refused 4412, gets in on a later try), 4412 is final.
+  same address, who is never refused 4412, gets in on a later try), 4412 is final;
+- a client address one of whose sockets was closed as a flood (4429) is told to come
+  back later (4411) for `DOBON_WS_FLOOD_COOLDOWN_SECONDS`, whatever room it asks for:
+  a crowd of sockets flooding and reconnecting at once would otherwise be read again
+  at once.
 
 The address is the peer's, or behind `DOBON_PROXY_COUNT` proxies the X-Forwarded-For
 entry that many from the right (accounts/throttle.py, as for logins). The counts are
@@ -41,26 +45,30 @@ Clock = Callable[[], float]
 
 ROOM_PATH = re.compile(r"^/ws/rooms/(\d+)/$")
 # (address, room) pairs kept before expired ones are forgotten.
-MAX_FULL_ROOMS = 10_000
+MAX_SIT_OUTS = 10_000
 
 
-class FullRooms:
-    """Client addresses refused as a room's watchers lately, per room, in this process."""
+class SitOut:
+    """Client addresses told to come back later, per room (or for every room: None), for
+    `seconds_setting` seconds after `note`, in this process. Its own clock (monotonic
+    seconds): the consumer notes, the admission asks."""
 
-    def __init__(self) -> None:
-        self.until: dict[tuple[str, int], float] = {}
+    def __init__(self, seconds_setting: str, clock: Clock = time.monotonic) -> None:
+        self.seconds_setting, self.clock = seconds_setting, clock
+        self.until: dict[tuple[str, int | None], float] = {}
 
-    def note(self, address: str | None, room_id: int, now: float) -> None:
-        """A socket from `address` was refused 4412 by `room_id` at `now`."""
-        if address is None:
+    def note(self, address: str | None, room_id: int | None) -> None:
+        if address is None:  # not grouped by address: nothing to remember
             return
-        if len(self.until) >= MAX_FULL_ROOMS:
+        now = self.clock()
+        if len(self.until) >= MAX_SIT_OUTS:
             self.until = {key: until for key, until in self.until.items() if until > now}
-        self.until[(address, room_id)] = now + settings.DOBON_WS_WATCHERS_FULL_SECONDS
+        self.until[(address, room_id)] = now + float(getattr(settings, self.seconds_setting))
 
-    def refuses(self, address: str | None, room_id: int | None, now: float) -> bool:
-        if address is None or room_id is None:
+    def refuses(self, address: str | None, room_id: int | None) -> bool:
+        if address is None:
             return False
+        now = self.clock()
         until = self.until.get((address, room_id))
         if until is None:
             return False
@@ -70,8 +78,11 @@ class FullRooms:
         return True
 
 
-# One per process: the consumer notes, the admission refuses (tests replace it).
-full_rooms = FullRooms()
+# One each per process: the consumer notes, the admission refuses (tests replace them).
+# Addresses refused by a room's watcher cap (4412), for that room.
+full_rooms = SitOut("DOBON_WS_WATCHERS_FULL_SECONDS")
+# Addresses whose socket was closed as a flood (4429), for every room (room None).
+flooders = SitOut("DOBON_WS_FLOOD_COOLDOWN_SECONDS")
 
 
 def room_of(scope: dict[str, Any]) -> int | None:
@@ -139,7 +150,7 @@ class Admission:
             return None
         if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
             return CLOSE_ADDRESS_FULL
-        if full_rooms.refuses(address, room_id, self.clock()):
+        if flooders.refuses(address, None) or full_rooms.refuses(address, room_id):
             return CLOSE_ADDRESS_TOO_FAST  # not a handshake spent: nothing was done
         if not self.take_handshake(address):
             return CLOSE_ADDRESS_TOO_FAST

@@ -6,11 +6,9 @@ sockets of one address, or 8 sockets of one user, are one client.
   many times a move's cost, and a client needs one only on connect, after a gap or on
   reconnect. A sync over budget waits for it (coalesced: a socket has at most one
   sync in flight) instead of being refused, so every client gets its table;
-- messages per client address, counted before parsing: over it, `rate_limited`;
-- messages per user, over all the user's sockets in this process, counted as they
-  arrive: over it the server stops reading the socket that went over until the budget
-  has a token again (transport.ReadingHold: TCP backpressure, nothing refused), so a
-  user's crowd of sockets is read like one fast client.
+- messages per client address and per user (over all the user's sockets), counted
+  before parsing: over either, `rate_limited`, and a socket that stays over is closed
+  as a flood (4429), after which its address sits out a while (admission.flooders).
 
 Each budget is a token bucket per key, `rate` a second in bursts up to `burst`, both read
 from settings at each use. Time is an input (monotonic seconds), never read here, so the
@@ -55,14 +53,6 @@ class Budget:
         """Spend one token of `key` (callers check `wait` first)."""
         self.forget_full(now)
         self.buckets[key] = (self.tokens(key, now) - 1.0, now)
-
-    def spend(self, key: Hashable, now: float) -> float:
-        """Spend one token of `key` whether or not it has one (the message has arrived
-        already), owing at most one burst; the seconds until `key` has a whole token
-        again (0.0: it still has one)."""
-        self.forget_full(now)
-        self.buckets[key] = (max(self.tokens(key, now) - 1.0, -self.burst), now)
-        return self.wait(key, now)
 
     def try_take(self, key: Hashable, now: float) -> bool:
         """Spend one token if `key` has one; False (and nothing spent) if not."""
@@ -110,11 +100,12 @@ class ProcessBudgets:
             self.address_syncs.take(address, now)
         return 0.0
 
-    def message_allowed(self, address: str | None, now: float) -> bool:
-        """Whether the address may send one more message now (spending it)."""
-        return address is None or self.address_messages.try_take(address, now)
-
-    def message_hold(self, user_id: int, now: float) -> float:
-        """Count one message of `user_id` that has arrived; the seconds the socket it
-        came from should not be read (0.0: the user is within budget)."""
-        return self.user_messages.spend(user_id, now)
+    def message_allowed(self, address: str | None, user_id: int, now: float) -> bool:
+        """Whether the address and the user may send one more message now (spending
+        one of each, or nothing)."""
+        if self.user_messages.wait(user_id, now) > 0.0:
+            return False
+        if address is not None and not self.address_messages.try_take(address, now):
+            return False
+        self.user_messages.take(user_id, now)
+        return True

@@ -11,12 +11,11 @@ No socket can stall the others:
   every other socket's messages go on meanwhile;
 - at most one `sync` per socket is queued or running, and syncs (whole-table reads) wait
   for their user's and their client address's budgets in this process
-  (game/live/budgets.py); a socket that asks again meanwhile is not read until it has
-  its table, and a user over their message budget has the socket that went over not
-  read for a while (transport.ReadingHold: the client's messages wait in its own
-  buffers, none refused); messages count against their address's budget too, before
-  parsing, so a crowd of sockets is held like one client; a flood closes the socket
-  (4429);
+  (game/live/budgets.py); messages count against their address's and their user's
+  budgets too, before parsing, so a crowd of sockets is held like one client; a flood
+  closes the socket (4429), and so do syncs sent again and again while the socket's
+  previous one is pending; the flooding address then sits out a while (4411, at
+  admission);
 - a sync that a read would answer with the table the socket already sent is answered
   from that table (`table_in_hand`);
 - a new socket is admitted per client address and per process before any database work
@@ -166,8 +165,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
-        # Reading stops while the client sends more than it will be served (budgets).
-        self.reading = transport.ReadingHold(self.scope.get(transport.SCOPE_KEY))
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
@@ -217,7 +214,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         joined = await self.join(watcher=not member)
         if not joined:
             if self.entry is not None:  # refused by the cap, not gone meanwhile
-                admission.full_rooms.note(self.address, self.room_id, self.clock())
+                admission.full_rooms.note(self.address, self.room_id)
             if not self.gone.gone:
                 await self.close(code=CLOSE_ROOM_FULL)
             return
@@ -274,7 +271,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await sockets().forget(entry)
 
     async def disconnect(self, code: int) -> None:
-        self.reading.release_all()  # no timer outlives the socket
         for task in (self.releaser, self.worker):
             if task is not None:
                 task.cancel()
@@ -307,8 +303,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         if self.user_id is None or self.closing:
             return
-        self.within_user_budget()
-        if not self.bucket.take() or not self.budgets.message_allowed(self.address, self.clock()):
+        if not self.bucket.take() or not self.budgets.message_allowed(
+            self.address, self.user_id, self.clock()
+        ):
             await self.refuse_flood()
             return
         self.flood.accepted()
@@ -323,19 +320,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.receive_json(content)
 
-    def within_user_budget(self) -> None:
-        """Count the message against its user's budget over all their sockets; over it,
-        stop reading this socket until the budget allows another (the message in hand
-        is served: it has arrived)."""
-        hold = self.budgets.message_hold(self.user_id, self.clock())
-        if hold > 0.0:
-            self.reading.hold_for("user_budget", hold)
-
     async def refuse_flood(self) -> None:
         if self.flood.refused():
-            await self.close(code=CLOSE_FLOOD)
+            await self.close_flooding()
         else:
             await self.send_error("rate_limited")
+
+    async def close_flooding(self) -> None:
+        """Close a flood (4429); its address's next sockets are refused at admission for
+        a while (4411), so reconnecting at once costs the site nothing."""
+        admission.flooders.note(self.address, None)
+        await self.close(code=CLOSE_FLOOD)
 
     async def refuse_oversize(self) -> None:
         self.oversize_in_a_row += 1
@@ -364,10 +359,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 return
             since = (game, version)
         if self.sync_in_flight:
-            # One at a time: the answer to the first covers this one, and a client that
-            # asks again before it has its table is not read until it has it (a crowd
-            # of sockets asking for tables costs nothing while they wait).
-            self.reading.hold("sync_pending")
+            # One at a time: the answer to the first covers this one. No client needs
+            # to ask again before its table came: doing so for DOBON_WS_FLOOD_SECONDS
+            # on end is a flood (a crowd of sockets syncing within the message limits).
+            if self.flood.refused():
+                await self.close_flooding()
             return
         self.sync_in_flight = True
         self.jobs.append(("sync", since))
@@ -425,7 +421,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 finally:
                     if kind == "sync":
                         self.sync_in_flight = False
-                        self.reading.release("sync_pending")
 
     async def within_sync_budget(self) -> bool:
         """Wait until this user's and this address's sync budgets allow one more table
@@ -536,7 +531,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Closed by the server: counted out first, so that once the client has the close
         frame it may open another socket at once."""
         self.closing = True
-        self.reading.release_all()  # the client's answering close frame must be read
         await self.release()
         await super().close(code=code, reason=reason)
 

@@ -7,9 +7,6 @@ it up before anything wraps it and puts it in the scope, with a `Closing` for th
 socket. Outside daphne (the test communicator) there is neither transport nor protocol
 and these helpers do nothing.
 
-`ReadingHold` stops reading a client's connection for a while (TCP backpressure): the
-budgets hold a client that sends more than it will be served that way, at no cost.
-
 Clients that go away are expected, not errors (issue #24). The probe's `send`:
 - swallows autobahn's `Disconnected` ("Attempt to send on a closed protocol": a frame
   sent to a socket that has just closed) and counts it;
@@ -128,62 +125,6 @@ class Closing:
 
         protocol.onCloseFrame = held_close_frame
         protocol.onClose = dropped
-
-
-class ReadingHold:
-    """Stop reading a client's connection while any reason holds it (issue #22): TCP
-    backpressure instead of refusals. A client that sends more than the server will
-    serve costs nothing while held: its messages wait in its own kernel buffers, in
-    order, and none is lost or refused. Reading resumes when the last reason is
-    released (or its time is up). Outside daphne there is no transport: nothing is held
-    (`holding` stays False)."""
-
-    def __init__(self, transport: Any) -> None:
-        pausable = hasattr(transport, "pauseProducing") and hasattr(transport, "resumeProducing")
-        self.transport = transport if pausable else None
-        self.reasons: set[str] = set()
-        self.timers: dict[str, asyncio.TimerHandle] = {}
-
-    @property
-    def holding(self) -> bool:
-        return self.transport is not None and bool(self.reasons)
-
-    def hold(self, reason: str) -> None:
-        if self.transport is None:
-            return
-        if not self.reasons:
-            self.transport.pauseProducing()
-            held_reads[reason] += 1
-        self.reasons.add(reason)
-
-    def hold_for(self, reason: str, seconds: float) -> None:
-        """Hold for `seconds` (a later call for the same reason replaces the time)."""
-        if self.transport is None:
-            return
-        self.hold(reason)
-        timer = self.timers.pop(reason, None)
-        if timer is not None:
-            timer.cancel()
-        self.timers[reason] = asyncio.get_running_loop().call_later(seconds, self.release, reason)
-
-    def release(self, reason: str) -> None:
-        timer = self.timers.pop(reason, None)
-        if timer is not None:
-            timer.cancel()
-        if reason not in self.reasons:
-            return
-        self.reasons.discard(reason)
-        if not self.reasons and self.transport is not None:
-            # Twisted reads again only if the connection is still up.
-            self.transport.resumeProducing()
-
-    def release_all(self) -> None:
-        for reason in list(self.reasons):
-            self.release(reason)
-
-
-# Connections whose reading was held, by the first reason (a metric, per process).
-held_reads: Counter[str] = Counter()
 
 
 def protocol_of(send: Any) -> Any:

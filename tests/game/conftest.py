@@ -24,10 +24,12 @@ def _fresh_match_settings():
 @pytest.fixture(autouse=True)
 def _fresh_budgets(monkeypatch):
     """The process's sync and message budgets (game/live/budgets.py) start full in each
-    test, and no address was refused by a full room: a test's users, addresses and room
-    ids are the next test's too."""
+    test, and no address sits out (refused by a full room or closed for flooding): a
+    test's users, addresses and room ids are the next test's too."""
     monkeypatch.setattr(RoomConsumer, "budgets", ProcessBudgets())
-    monkeypatch.setattr(admission, "full_rooms", admission.FullRooms())
+    for name, seconds in (("full_rooms", "DOBON_WS_WATCHERS_FULL_SECONDS"),
+                          ("flooders", "DOBON_WS_FLOOD_COOLDOWN_SECONDS")):
+        monkeypatch.setattr(admission, name, admission.SitOut(seconds))
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from game.live import admission as admission_module
 from game.live import transport
-from game.live.admission import Admission, FullRooms
+from game.live.admission import Admission, SitOut
 
 
 class App:
@@ -155,11 +155,11 @@ async def test_an_address_refused_by_a_full_room_comes_back_later_for_that_room(
     rooms and other addresses are not concerned, and no handshake token is spent."""
     limits.DOBON_WS_WATCHERS_FULL_SECONDS = 5
     limits.DOBON_WS_HANDSHAKES_PER_SECOND = 2
-    full = FullRooms()
-    monkeypatch.setattr(admission_module, "full_rooms", full)
     app, clock = App(), Clock()
+    full = SitOut("DOBON_WS_WATCHERS_FULL_SECONDS", clock)
+    monkeypatch.setattr(admission_module, "full_rooms", full)
     admission = Admission(app, clock)
-    full.note("203.0.113.5", 7, clock.now)
+    full.note("203.0.113.5", 7)
     refused = [closed_with((await handshake(admission, scope()))[1]) for _ in range(3)]
     assert refused == [4411] * 3 and app.entered == 0, "refused before any work"
     assert closed_with((await handshake(admission, scope(path="/ws/rooms/8/")))[1]) is None
@@ -172,12 +172,30 @@ async def test_an_address_refused_by_a_full_room_comes_back_later_for_that_room(
     app.release.set()
 
 
-def test_the_full_rooms_memory_is_bounded(settings, monkeypatch):
+def test_the_sit_outs_memory_is_bounded(settings, monkeypatch):
     settings.DOBON_WS_WATCHERS_FULL_SECONDS = 1
-    monkeypatch.setattr(admission_module, "MAX_FULL_ROOMS", 10)
-    full = FullRooms()
+    monkeypatch.setattr(admission_module, "MAX_SIT_OUTS", 10)
+    clock = Clock()
+    full = SitOut("DOBON_WS_WATCHERS_FULL_SECONDS", clock)
     for n in range(10):
-        full.note(f"192.0.2.{n}", 7, 0.0)
-    full.note(None, 7, 0.0)  # no address: nothing to remember
-    full.note("192.0.2.99", 7, 5.0)  # the others have expired: forgotten
+        full.note(f"192.0.2.{n}", 7)
+    full.note(None, 7)  # no address: nothing to remember
+    clock.now += 5.0
+    full.note("192.0.2.99", 7)  # the others have expired: forgotten
     assert set(full.until) == {("192.0.2.99", 7)}
+
+
+async def test_an_address_closed_for_flooding_sits_out_every_room(limits, monkeypatch):
+    limits.DOBON_WS_FLOOD_COOLDOWN_SECONDS = 20
+    app, clock = App(), Clock()
+    flooders = SitOut("DOBON_WS_FLOOD_COOLDOWN_SECONDS", clock)
+    monkeypatch.setattr(admission_module, "flooders", flooders)
+    admission = Admission(app, clock)
+    flooders.note("203.0.113.5", None)
+    for path in ("/ws/rooms/7/", "/ws/rooms/8/"):
+        assert closed_with((await handshake(admission, scope(path=path)))[1]) == 4411
+    assert app.entered == 0, "refused before any work"
+    assert closed_with((await handshake(admission, scope(peer="198.51.100.7")))[1]) is None
+    clock.now += 20.0
+    assert closed_with((await handshake(admission, scope()))[1]) is None
+    app.release.set()
