@@ -307,6 +307,10 @@ DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)
 DOBON_WS_MAX_MESSAGES_PER_SECOND = env_int("DOBON_WS_MAX_MESSAGES_PER_SECOND", 20)
 # Over the rate limit this many seconds in a row: the socket is closed (4429).
 DOBON_WS_FLOOD_SECONDS = env_int("DOBON_WS_FLOOD_SECONDS", 5)
+# After a socket is closed as a flood (4429), new sockets from its client address are
+# told to come back later (4411, before any database work) for this many seconds: a
+# crowd that floods and reconnects at once is not read again at once.
+DOBON_WS_FLOOD_COOLDOWN_SECONDS = float(env_str("DOBON_WS_FLOOD_COOLDOWN_SECONDS", "20"))
 # Oversized messages in a row before the socket is closed (4413); fewer answer too_large.
 DOBON_WS_MAX_OVERSIZE_IN_A_ROW = env_int("DOBON_WS_MAX_OVERSIZE_IN_A_ROW", 3)
 # Open room sockets per user over every process; the next one is closed with 4409.
@@ -354,8 +358,21 @@ DOBON_WS_SYNC_BURST_PER_ADDRESS = env_int(
 DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND = env_int(
     "DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND", 200
 )
+# Messages per second per user over all the user's sockets in this process, in bursts up
+# to DOBON_WS_MESSAGE_BURST_PER_USER, counted before parsing; over it `rate_limited`
+# (sustained: 4429), as per address. People send a few messages a second; the fastest
+# real senders are one owner's programs all seated in one fast match (59 versions a
+# second over four programs, docs/bots-api.md), within 80. A user's 8 + 8 sockets at the
+# per-socket limit could send 320.
+DOBON_WS_MESSAGES_PER_USER_PER_SECOND = env_int("DOBON_WS_MESSAGES_PER_USER_PER_SECOND", 80)
+DOBON_WS_MESSAGE_BURST_PER_USER = env_int("DOBON_WS_MESSAGE_BURST_PER_USER", 160)
 # Sockets of non-members watching one room, over every process; the next is closed (4412).
 DOBON_WS_MAX_WATCHERS_PER_ROOM = env_int("DOBON_WS_MAX_WATCHERS_PER_ROOM", 300)
+# After a socket from a client address is refused by a room's watcher cap (4412), that
+# address's next sockets into that room are told to come back later (4411, before any
+# database work) for this many seconds: a crowd retrying costs one full check per address
+# and room in that time. A member behind the address gets in on a later try.
+DOBON_WS_WATCHERS_FULL_SECONDS = float(env_str("DOBON_WS_WATCHERS_FULL_SECONDS", "5"))
 # At most one presence frame per room in this many seconds (changes meanwhile share it).
 DOBON_WS_PRESENCE_SECONDS = float(env_str("DOBON_WS_PRESENCE_SECONDS", "1"))
 # Every this many seconds a server process moves its long-lived objects out of the

@@ -5,7 +5,17 @@ or the room is read.
 - `DOBON_WS_MAX_SOCKETS_PER_ADDRESS` open sockets per client address (close 4410);
 - `DOBON_WS_HANDSHAKES_PER_SECOND` new sockets per second per address, in bursts of as
   many (close 4411);
-- `DOBON_WS_MAX_SOCKETS_PER_PROCESS` open sockets in this process (close 4503).
+- `DOBON_WS_MAX_SOCKETS_PER_PROCESS` open sockets in this process (close 4503);
+- a client address whose socket into a room was refused because the room's watchers
+  are full (4412, found by the consumer after reading the session and the room) is told
+  to come back later (4411) for `DOBON_WS_WATCHERS_FULL_SECONDS` when it asks for that
+  room again: a crowd of watchers retrying costs one full check per address and room in
+  that time, not one per attempt. 4411 is retried by every client (a member behind the
+  same address, who is never refused 4412, gets in on a later try), 4412 is final;
+- a client address one of whose sockets was closed as a flood (4429) is told to come
+  back later (4411) for `DOBON_WS_FLOOD_COOLDOWN_SECONDS`, whatever room it asks for:
+  a crowd of sockets flooding and reconnecting at once would otherwise be read again
+  at once.
 
 The address is the peer's, or behind `DOBON_PROXY_COUNT` proxies the X-Forwarded-For
 entry that many from the right (accounts/throttle.py, as for logins). The counts are
@@ -16,6 +26,7 @@ The per-user cap comes next, in the consumer, as soon as the user is known.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -31,6 +42,53 @@ CLOSE_ADDRESS_TOO_FAST = 4411
 CLOSE_PROCESS_FULL = 4503
 
 Clock = Callable[[], float]
+
+ROOM_PATH = re.compile(r"^/ws/rooms/(\d+)/$")
+# (address, room) pairs kept before expired ones are forgotten.
+MAX_SIT_OUTS = 10_000
+
+
+class SitOut:
+    """Client addresses told to come back later, per room (or for every room: None), for
+    `seconds_setting` seconds after `note`, in this process. Its own clock (monotonic
+    seconds): the consumer notes, the admission asks."""
+
+    def __init__(self, seconds_setting: str, clock: Clock = time.monotonic) -> None:
+        self.seconds_setting, self.clock = seconds_setting, clock
+        self.until: dict[tuple[str, int | None], float] = {}
+
+    def note(self, address: str | None, room_id: int | None) -> None:
+        if address is None:  # not grouped by address: nothing to remember
+            return
+        now = self.clock()
+        if len(self.until) >= MAX_SIT_OUTS:
+            self.until = {key: until for key, until in self.until.items() if until > now}
+        self.until[(address, room_id)] = now + float(getattr(settings, self.seconds_setting))
+
+    def refuses(self, address: str | None, room_id: int | None) -> bool:
+        if address is None:
+            return False
+        now = self.clock()
+        until = self.until.get((address, room_id))
+        if until is None:
+            return False
+        if now >= until:
+            del self.until[(address, room_id)]
+            return False
+        return True
+
+
+# One each per process: the consumer notes, the admission refuses (tests replace them).
+# Addresses refused by a room's watcher cap (4412), for that room.
+full_rooms = SitOut("DOBON_WS_WATCHERS_FULL_SECONDS")
+# Addresses whose socket was closed as a flood (4429), for every room (room None).
+flooders = SitOut("DOBON_WS_FLOOD_COOLDOWN_SECONDS")
+
+
+def room_of(scope: dict[str, Any]) -> int | None:
+    """The room id of a `/ws/rooms/<id>/` handshake (None for any other path)."""
+    found = ROOM_PATH.match(str(scope.get("path", "")))
+    return int(found.group(1)) if found else None
 
 
 def client_address(scope: dict[str, Any]) -> str | None:
@@ -56,7 +114,7 @@ class Admission:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         address = client_address(scope)
-        refusal = self.refusal(address)
+        refusal = self.refusal(address, room_of(scope))
         if refusal is not None:
             await refuse(receive, send, refusal)
             return
@@ -83,14 +141,17 @@ class Admission:
         finally:
             await release()
 
-    def refusal(self, address: str | None) -> int | None:
-        """The close code refusing a new socket from `address`, or None to let it in."""
+    def refusal(self, address: str | None, room_id: int | None = None) -> int | None:
+        """The close code refusing a new socket from `address` into `room_id`, or None
+        to let it in."""
         if self.open >= settings.DOBON_WS_MAX_SOCKETS_PER_PROCESS:
             return CLOSE_PROCESS_FULL
         if address is None:
             return None
         if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
             return CLOSE_ADDRESS_FULL
+        if flooders.refuses(address, None) or full_rooms.refuses(address, room_id):
+            return CLOSE_ADDRESS_TOO_FAST  # not a handshake spent: nothing was done
         if not self.take_handshake(address):
             return CLOSE_ADDRESS_TOO_FAST
         return None

@@ -6,7 +6,9 @@ sockets of one address, or 8 sockets of one user, are one client.
   many times a move's cost, and a client needs one only on connect, after a gap or on
   reconnect. A sync over budget waits for it (coalesced: a socket has at most one
   sync in flight) instead of being refused, so every client gets its table;
-- messages per client address, counted before parsing: over it, `rate_limited`.
+- messages per client address and per user (over all the user's sockets), counted
+  before parsing: over either, `rate_limited`, and a socket that stays over is closed
+  as a flood (4429), after which its address sits out a while (admission.flooders).
 
 Each budget is a token bucket per key, `rate` a second in bursts up to `burst`, both read
 from settings at each use. Time is an input (monotonic seconds), never read here, so the
@@ -81,6 +83,9 @@ class ProcessBudgets:
         self.address_messages = Budget(
             "DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND", "DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND"
         )
+        self.user_messages = Budget(
+            "DOBON_WS_MESSAGES_PER_USER_PER_SECOND", "DOBON_WS_MESSAGE_BURST_PER_USER"
+        )
 
     def sync_wait(self, user_id: int, address: str | None, now: float) -> float:
         """Seconds a sync for `user_id` from `address` must wait; 0.0 means it may be
@@ -95,6 +100,12 @@ class ProcessBudgets:
             self.address_syncs.take(address, now)
         return 0.0
 
-    def message_allowed(self, address: str | None, now: float) -> bool:
-        """Whether the address may send one more message now (spending it)."""
-        return address is None or self.address_messages.try_take(address, now)
+    def message_allowed(self, address: str | None, user_id: int, now: float) -> bool:
+        """Whether the address and the user may send one more message now (spending
+        one of each, or nothing)."""
+        if self.user_messages.wait(user_id, now) > 0.0:
+            return False
+        if address is not None and not self.address_messages.try_take(address, now):
+            return False
+        self.user_messages.take(user_id, now)
+        return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from socket_helpers import FakeClock
 
+from game.live import admission
 from game.live.budgets import ProcessBudgets
 from game.live.consumers import RoomConsumer
 
@@ -23,8 +24,12 @@ def _fresh_match_settings():
 @pytest.fixture(autouse=True)
 def _fresh_budgets(monkeypatch):
     """The process's sync and message budgets (game/live/budgets.py) start full in each
-    test: a test's users and addresses are the next test's too."""
+    test, and no address sits out (refused by a full room or closed for flooding): a
+    test's users, addresses and room ids are the next test's too."""
     monkeypatch.setattr(RoomConsumer, "budgets", ProcessBudgets())
+    for name, seconds in (("full_rooms", "DOBON_WS_WATCHERS_FULL_SECONDS"),
+                          ("flooders", "DOBON_WS_FLOOD_COOLDOWN_SECONDS")):
+        monkeypatch.setattr(admission, name, admission.SitOut(seconds))
 
 
 @pytest.fixture

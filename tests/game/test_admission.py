@@ -7,8 +7,9 @@ import asyncio
 
 import pytest
 
+from game.live import admission as admission_module
 from game.live import transport
-from game.live.admission import Admission
+from game.live.admission import Admission, SitOut
 
 
 class App:
@@ -31,9 +32,13 @@ class Clock:
         return self.now
 
 
-def scope(peer: str | None = "203.0.113.5", forwarded: str | None = None, closing=None):
+def scope(
+    peer: str | None = "203.0.113.5", forwarded: str | None = None, closing=None,
+    path: str = "/ws/rooms/7/",
+):
     headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
-    found = {"type": "websocket", "client": [peer, 5000] if peer else None, "headers": headers}
+    found = {"type": "websocket", "client": [peer, 5000] if peer else None, "headers": headers,
+             "path": path}
     if closing is not None:
         found[transport.CLOSING_KEY] = closing
     return found
@@ -138,4 +143,59 @@ async def test_without_an_address_only_the_process_counts(limits):
     for _ in range(6):
         _, sent = await handshake(admission, scope(peer=None))
         assert closed_with(sent) is None
+    app.release.set()
+
+
+async def test_an_address_refused_by_a_full_room_comes_back_later_for_that_room(
+    limits, monkeypatch
+):
+    """Once a socket from an address was refused by room 7's watcher cap (the consumer
+    notes it), that address's next sockets into room 7 are told to retry (4411) before
+    the application does anything, until DOBON_WS_WATCHERS_FULL_SECONDS pass. Other
+    rooms and other addresses are not concerned, and no handshake token is spent."""
+    limits.DOBON_WS_WATCHERS_FULL_SECONDS = 5
+    limits.DOBON_WS_HANDSHAKES_PER_SECOND = 2
+    app, clock = App(), Clock()
+    full = SitOut("DOBON_WS_WATCHERS_FULL_SECONDS", clock)
+    monkeypatch.setattr(admission_module, "full_rooms", full)
+    admission = Admission(app, clock)
+    full.note("203.0.113.5", 7)
+    refused = [closed_with((await handshake(admission, scope()))[1]) for _ in range(3)]
+    assert refused == [4411] * 3 and app.entered == 0, "refused before any work"
+    assert closed_with((await handshake(admission, scope(path="/ws/rooms/8/")))[1]) is None
+    assert closed_with((await handshake(admission, scope(peer="198.51.100.7")))[1]) is None
+    clock.now += 4.9
+    assert closed_with((await handshake(admission, scope()))[1]) == 4411
+    clock.now += 0.1
+    assert closed_with((await handshake(admission, scope()))[1]) is None, "time to try again"
+    assert app.entered == 3
+    app.release.set()
+
+
+def test_the_sit_outs_memory_is_bounded(settings, monkeypatch):
+    settings.DOBON_WS_WATCHERS_FULL_SECONDS = 1
+    monkeypatch.setattr(admission_module, "MAX_SIT_OUTS", 10)
+    clock = Clock()
+    full = SitOut("DOBON_WS_WATCHERS_FULL_SECONDS", clock)
+    for n in range(10):
+        full.note(f"192.0.2.{n}", 7)
+    full.note(None, 7)  # no address: nothing to remember
+    clock.now += 5.0
+    full.note("192.0.2.99", 7)  # the others have expired: forgotten
+    assert set(full.until) == {("192.0.2.99", 7)}
+
+
+async def test_an_address_closed_for_flooding_sits_out_every_room(limits, monkeypatch):
+    limits.DOBON_WS_FLOOD_COOLDOWN_SECONDS = 20
+    app, clock = App(), Clock()
+    flooders = SitOut("DOBON_WS_FLOOD_COOLDOWN_SECONDS", clock)
+    monkeypatch.setattr(admission_module, "flooders", flooders)
+    admission = Admission(app, clock)
+    flooders.note("203.0.113.5", None)
+    for path in ("/ws/rooms/7/", "/ws/rooms/8/"):
+        assert closed_with((await handshake(admission, scope(path=path)))[1]) == 4411
+    assert app.entered == 0, "refused before any work"
+    assert closed_with((await handshake(admission, scope(peer="198.51.100.7")))[1]) is None
+    clock.now += 20.0
+    assert closed_with((await handshake(admission, scope()))[1]) is None
     app.release.set()

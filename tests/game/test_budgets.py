@@ -18,6 +18,7 @@ from asgiref.sync import sync_to_async
 from play_helpers import make_room, position, started
 from socket_helpers import closed_with, next_frame, next_state, open_socket, quiet
 
+from game.live import consumers
 from game.live.budgets import MAX_KEYS, Budget, ProcessBudgets
 from game.live.consumers import RoomConsumer
 from game.live.transport import Closing
@@ -60,10 +61,27 @@ def test_an_address_shares_one_sync_budget_and_spends_both_or_neither(settings):
 def test_an_address_messages_are_counted_over_all_its_sockets(settings):
     settings.DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND = 5
     budgets = ProcessBudgets()
-    assert [budgets.message_allowed(CROWD, 0.0) for _ in range(6)] == [True] * 5 + [False]
-    assert budgets.message_allowed(HOME, 0.0)
-    assert all(budgets.message_allowed(None, 0.0) for _ in range(50))
-    assert budgets.message_allowed(CROWD, 0.2)  # a fifth of a second: one more
+    assert [budgets.message_allowed(CROWD, 1, 0.0) for _ in range(6)] == [True] * 5 + [False]
+    assert budgets.message_allowed(HOME, 1, 0.0)
+    assert all(budgets.message_allowed(None, 1, 0.0) for _ in range(50))
+    assert budgets.message_allowed(CROWD, 1, 0.2)  # a fifth of a second: one more
+
+
+def test_a_users_messages_are_counted_over_all_their_sockets_and_addresses(settings):
+    """Each message spends one of its user's and one of its address's, or nothing."""
+    settings.DOBON_WS_MESSAGES_PER_USER_PER_SECOND = 2
+    settings.DOBON_WS_MESSAGE_BURST_PER_USER = 3
+    settings.DOBON_WS_MESSAGES_PER_ADDRESS_PER_SECOND = 4
+    budgets = ProcessBudgets()
+    sent = [budgets.message_allowed(address, 1, 0.0) for address in (CROWD, HOME, None, None)]
+    assert sent == [True, True, True, False], "three over every address, then refused"
+    assert budgets.address_messages.tokens(CROWD, 0.0) == 3.0, "refused: nothing spent"
+    assert budgets.message_allowed(CROWD, 2, 0.0), "another user has a budget of their own"
+    assert budgets.message_allowed(None, 1, 0.5), "half a second at 2 a second: one more"
+    for user in (3, 4, 6, 7):  # the address refilled to its 4 by now
+        assert budgets.message_allowed(CROWD, user, 0.5)
+    assert not budgets.message_allowed(CROWD, 5, 0.5), "the address is spent"
+    assert budgets.user_messages.tokens(5, 0.5) == 3.0, "refused by the address alone"
 
 
 def test_a_crowd_of_keys_cannot_grow_the_buckets_without_bound(settings):
@@ -309,3 +327,163 @@ async def test_a_sync_whose_client_left_while_waiting_spends_and_reads_nothing(
     gate.opened.set()
     assert await waiting is False
     assert RoomConsumer.budgets.user_syncs.tokens(7, clock()) == 1.0, "nothing spent"
+
+
+# -- floods over many sockets: the user's budget, syncs while one is pending -------------------
+
+
+@sockets_db
+async def test_a_users_sockets_share_one_message_budget(bob, carol, clock, settings):
+    """Two sockets of one user, no address: the user's third message in the same instant
+    is refused on whichever socket it comes (on the old code only each socket's own
+    limit and the address's applied)."""
+    settings.DOBON_WS_MESSAGES_PER_USER_PER_SECOND = 2
+    settings.DOBON_WS_MESSAGE_BURST_PER_USER = 2
+    room = await sync_to_async(crowd_room)(carol, bob)
+    first, second = [await open_socket(bob, room.pk) for _ in range(2)]
+    for socket in (first, second):
+        await next_state(socket)
+    codes = []
+    for socket in (first, second, second):
+        await socket.send_json_to({"type": "nope"})
+        codes.append((await next_frame(socket))["code"])
+    assert codes == ["unknown_type", "unknown_type", "rate_limited"]
+    clock.advance(0.5)
+    await first.send_json_to({"type": "nope"})
+    assert (await next_frame(first))["code"] == "unknown_type", "refilled at the rate"
+    for socket in (first, second):
+        await socket.disconnect()
+
+
+@sockets_db
+async def test_syncing_again_and_again_while_a_sync_is_pending_is_a_flood(
+    bob, carol, clock, gate, settings
+):
+    """The crowd of issue #22 syncs within every message limit. A socket whose sync
+    waits for its budget and that keeps sending syncs meanwhile (covered by the one
+    answer, never needed) is closed as a flood after DOBON_WS_FLOOD_SECONDS; its address
+    is then told to come back later (4411) before any work, another address is not."""
+    settings.DOBON_WS_FLOOD_SECONDS = 5
+    settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 1, 1
+    room = await sync_to_async(crowd_room)(carol, bob)
+    socket = await open_socket(bob, room.pk, address=CROWD)
+    await next_state(socket)  # the connect's table spent the one token: the next waits
+    await socket.send_json_to({"type": "sync"})
+
+    async def sync_again() -> None:
+        """A sync, then a message with an answer: the sync was read at this clock."""
+        await socket.send_json_to({"type": "sync"})
+        await socket.send_json_to({"type": "nope"})
+        assert (await next_frame(socket))["code"] == "unknown_type"
+
+    for _ in range(10):  # 0.5 s to 5.0 s, a sync each half second, none answered
+        clock.advance(0.5)
+        await sync_again()
+    clock.advance(0.5)
+    await socket.send_json_to({"type": "sync"})
+    assert await closed_with(socket) == 4429
+    again = await open_socket(carol, room.pk, address=CROWD)
+    assert await closed_with(again) == 4411
+    other = await open_socket(carol, room.pk, address=HOME)
+    await next_state(other)
+    await other.disconnect()
+
+
+@sockets_db
+async def test_a_sync_or_two_while_one_is_pending_is_forgiven(bob, carol, clock, gate, settings):
+    """A client that asks again now and then (a second gap before the first answer)
+    keeps its socket, and gets one answer."""
+    settings.DOBON_WS_FLOOD_SECONDS = 5
+    settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 1, 1
+    room = await sync_to_async(crowd_room)(carol, bob)
+    socket = await open_socket(bob, room.pk, address=CROWD)
+    await next_state(socket)
+    await socket.send_json_to({"type": "sync"})
+    for _ in range(3):
+        clock.advance(2.0)
+        await socket.send_json_to({"type": "sync"})
+    clock.advance(1.0)
+    gate.opened.set()
+    assert len(await states_within(socket)) == 1
+    await socket.send_json_to({"type": "nope"})
+    assert (await next_frame(socket))["code"] == "unknown_type", "still open"
+    await socket.disconnect()
+
+
+# -- a sync the socket can answer from the table it holds --------------------------------------
+
+
+@pytest.fixture
+def table_reads(monkeypatch) -> list[Any]:
+    """Each database read of a whole table for a socket, recorded (`since` each time)."""
+    reads: list[Any] = []
+    read = consumers._table
+
+    def counted(room_id: int, user: Any, scope: dict[str, Any], since: Any) -> dict[str, Any]:
+        reads.append(since)
+        return read(room_id, user, scope, since)
+
+    monkeypatch.setattr(consumers, "_table", counted)
+    return reads
+
+
+@sockets_db
+async def test_a_sync_of_a_socket_in_step_is_answered_from_its_table_without_a_read(
+    alice, dave, mallory, clock, table_reads
+):
+    """The same `state` a read would give (events none, the version the socket has),
+    after the connect and after a push alike; a resuming sync that is behind, or one
+    after TABLE_TRUSTED_SECONDS, reads the database again. On the old code every sync
+    read the whole table."""
+    room, game = await sync_to_async(running_room)(alice, dave, mallory)
+    player = await open_socket(dave, room.pk)
+    _, connected = await next_state(player)
+    assert len(table_reads) == 1, "the connect's table is read"
+    await player.send_json_to({"type": "sync"})
+    _, answer = await next_state(player)
+    assert len(table_reads) == 1, "answered from the socket's own table"
+    assert answer["events"] == [] and answer["from_version"] == connected["version"]
+    same = ("game", "version", "status", "seat", "view", "players", "room", "deadline")
+    assert {k: answer[k] for k in same} == {k: connected[k] for k in same}
+    await player.send_json_to({"type": "action", "action": {"type": "draw"}})
+    _, moved = await next_state(player)
+    assert moved["version"] == connected["version"] + 1
+    await player.send_json_to({"type": "sync", "game": game.pk, "version": moved["version"]})
+    _, resumed = await next_state(player)
+    assert len(table_reads) == 1, "in step with the push: still no read"
+    assert resumed["version"] == moved["version"] and resumed["events"] == []
+    assert resumed["view"] == moved["view"]
+    await player.send_json_to({"type": "sync", "game": game.pk,
+                               "version": connected["version"]})
+    _, behind = await next_state(player)
+    assert table_reads[1:] == [(game.pk, connected["version"])], "events needed: read"
+    assert behind["from_version"] == connected["version"] and behind["events"]
+    clock.advance(consumers.TABLE_TRUSTED_SECONDS + 1)
+    await player.send_json_to({"type": "sync"})
+    await next_state(player)
+    assert table_reads[2:] == [None], "too long since a read: read again"
+    await player.disconnect()
+
+
+def test_only_a_copy_a_read_would_equal_answers_a_sync(clock):
+    """A finished game (the room's table has none then), a push held back, a sync in
+    progress, or a table never read: no copy."""
+    socket = RoomConsumer()
+    socket.held, socket.syncing, socket.table_read_at = {}, None, clock()
+    running = {"game": 3, "version": 7, "status": "running", "room": {"id": 1},
+               "events": [{"type": "draw"}], "from_version": 6, "server_time": 0.0}
+    socket.last_state = running
+    copy = socket.table_in_hand(None)
+    assert copy is not None and copy["events"] == [] and copy["from_version"] == 7
+    assert socket.table_in_hand((3, 7)) is not None and socket.table_in_hand((2, 1)) is not None
+    assert socket.table_in_hand((3, 6)) is None, "behind: the events are needed"
+    socket.last_state = {**running, "status": "finished"}
+    assert socket.table_in_hand(None) is None
+    socket.last_state = {**running, "game": None, "status": None, "version": None}
+    assert socket.table_in_hand(None) is not None, "no game: the room's table"
+    socket.last_state, socket.held = running, {9: {}}
+    assert socket.table_in_hand(None) is None
+    socket.held, socket.syncing = {}, []
+    assert socket.table_in_hand(None) is None
+    socket.syncing, socket.table_read_at = None, float("-inf")
+    assert socket.table_in_hand(None) is None

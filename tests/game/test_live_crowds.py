@@ -150,3 +150,29 @@ async def test_a_rooms_watchers_are_capped_and_members_always_get_in(
     assert state["seat"] is None
     for socket in (first[1], member, later):
         await socket.disconnect()
+
+
+async def test_an_address_refused_as_a_watcher_is_told_to_retry_before_any_work(
+    alice, bob, settings
+):
+    """After a 4412 the same address asking for the same room is refused 4411 at
+    admission (no session, user or room read) until the time is up; a member from
+    another address still gets in, and the refused address may watch other rooms."""
+    settings.DOBON_WS_MAX_WATCHERS_PER_ROOM = 1
+    room, _ = await sync_to_async(started_table)(alice, bob)
+    other_room, _ = await sync_to_async(started_table)(alice, bob)
+    outsiders = await sync_to_async(make_users)("o", 3)
+    watcher = await open_socket(outsiders[0], room.pk, address="198.51.100.1")
+    await next_state(watcher)
+    refused = await open_socket(outsiders[1], room.pk, address="198.51.100.2")
+    assert await closed_with(refused) == 4412
+    again = await open_socket(outsiders[2], room.pk, address="198.51.100.2")
+    assert await closed_with(again) == 4411
+    elsewhere = await open_socket(outsiders[2], other_room.pk, address="198.51.100.2")
+    _, state = await next_state(elsewhere)
+    assert state["seat"] is None
+    member = await open_socket(bob, room.pk, address="203.0.113.9")
+    _, state = await next_state(member)
+    assert state["seat"] is not None
+    for socket in (watcher, elsewhere, member):
+        await socket.disconnect()
