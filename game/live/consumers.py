@@ -16,16 +16,12 @@ No socket can stall the others:
   closes the socket (4429), and so do syncs sent again and again while the socket's
   previous one is pending; the flooding address then sits out a while (4411, at
   admission);
-- a sync that a read would answer with the table the socket already sent is answered
-  from that table (`table_in_hand`);
 - a new socket is admitted per client address and per process before any database work
   (game/live/admission.py: 4410, 4411, 4503), then against its user's cap,
   `DOBON_WS_MAX_SOCKETS_PER_USER` browser sockets over all processes, and apart from
   those `DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER` token sockets (4409), before the room is
   read; a room takes at most `DOBON_WS_MAX_WATCHERS_PER_ROOM` sockets of non-members
-  (4412; that address's next sockets into that room are then answered 4411 at
-  admission for a while). A socket stops counting the moment its client closes
-  (game/live/transport.py);
+  (4412). A socket stops counting the moment its client closes (game/live/transport.py);
 - a move, once sent, is applied and announced whatever happens to its socket: the work
   runs in a task of its own, not in the socket's;
 - a client that does not read is dropped when its send buffer passes
@@ -75,10 +71,6 @@ T = TypeVar("T")
 REORDER_WAIT = 0.2
 # Moves a socket may have waiting for the database; more answer rate_limited.
 MAX_QUEUED_ACTIONS = 4
-# A socket in step answers a sync from its own copy of the table for this long after
-# its last database read; then a sync reads again (which repairs a change lost on the
-# way, as the next push would).
-TABLE_TRUSTED_SECONDS = 30.0
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404  # no such room, or not yours to see: one code, as HTTP's 404
@@ -171,7 +163,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.closing = False  # closed by the server: nothing more is read or sent
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
         self.last_state: dict[str, Any] | None = None  # the table this socket shows
-        self.table_read_at = float("-inf")  # when its last table came from the database
         self.user_id: int | None = None
         self.entry: Entry | None = None
         self.fanout: fanout.Fanout | None = None  # set once the socket is in its room
@@ -460,10 +451,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def answer_sync(self, since: tuple[int, int] | None) -> None:
         """The current table, with the events since `since` when resuming. Pushes that
         arrive while it is read wait, then go out after it if they are newer."""
-        in_hand = self.table_in_hand(since)
-        if in_hand is not None:
-            await self.send_state(in_hand)
-            return
         self.syncing = []
         try:
             state = await db_read(_table, self.room_id, self.user, self.scope, since)
@@ -480,29 +467,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         else:
             if state["game"] is not None:
                 self.seen = (state["game"], state["version"])
-            self.table_read_at = self.clock()
             await self.send_state(state)
         for push in sorted(held, key=lambda p: (p["game"], p["version"])):
             await self.deliver(push)
-
-    def table_in_hand(self, since: tuple[int, int] | None) -> dict[str, Any] | None:
-        """The sync's answer from the table this socket sent last, when a database read
-        would give the same (None: read it). Every push and panel carries the whole
-        table, so the socket's copy is current while it is in step: read from the
-        database at most TABLE_TRUSTED_SECONDS ago, every later change received, none
-        held back, and the game still running (a finished game's table is the room's
-        without it). A resuming sync that is behind needs the events: read."""
-        state = self.last_state
-        if state is None or "room" not in state or self.held or self.syncing is not None:
-            return None
-        if self.clock() - self.table_read_at > TABLE_TRUSTED_SECONDS:
-            return None
-        if state["game"] is not None and state["status"] != "running":
-            return None
-        if since is not None and since[0] == state["game"] and since[1] < state["version"]:
-            return None
-        return {**state, "events": [], "from_version": state["version"],
-                "server_time": time.time()}
 
     # -- to the client --------------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ from asgiref.sync import sync_to_async
 from play_helpers import make_room, position, started
 from socket_helpers import closed_with, next_frame, next_state, open_socket, quiet
 
-from game.live import consumers
 from game.live.budgets import MAX_KEYS, Budget, ProcessBudgets
 from game.live.consumers import RoomConsumer
 from game.live.transport import Closing
@@ -409,81 +408,3 @@ async def test_a_sync_or_two_while_one_is_pending_is_forgiven(bob, carol, clock,
     assert (await next_frame(socket))["code"] == "unknown_type", "still open"
     await socket.disconnect()
 
-
-# -- a sync the socket can answer from the table it holds --------------------------------------
-
-
-@pytest.fixture
-def table_reads(monkeypatch) -> list[Any]:
-    """Each database read of a whole table for a socket, recorded (`since` each time)."""
-    reads: list[Any] = []
-    read = consumers._table
-
-    def counted(room_id: int, user: Any, scope: dict[str, Any], since: Any) -> dict[str, Any]:
-        reads.append(since)
-        return read(room_id, user, scope, since)
-
-    monkeypatch.setattr(consumers, "_table", counted)
-    return reads
-
-
-@sockets_db
-async def test_a_sync_of_a_socket_in_step_is_answered_from_its_table_without_a_read(
-    alice, dave, mallory, clock, table_reads
-):
-    """The same `state` a read would give (events none, the version the socket has),
-    after the connect and after a push alike; a resuming sync that is behind, or one
-    after TABLE_TRUSTED_SECONDS, reads the database again. On the old code every sync
-    read the whole table."""
-    room, game = await sync_to_async(running_room)(alice, dave, mallory)
-    player = await open_socket(dave, room.pk)
-    _, connected = await next_state(player)
-    assert len(table_reads) == 1, "the connect's table is read"
-    await player.send_json_to({"type": "sync"})
-    _, answer = await next_state(player)
-    assert len(table_reads) == 1, "answered from the socket's own table"
-    assert answer["events"] == [] and answer["from_version"] == connected["version"]
-    same = ("game", "version", "status", "seat", "view", "players", "room", "deadline")
-    assert {k: answer[k] for k in same} == {k: connected[k] for k in same}
-    await player.send_json_to({"type": "action", "action": {"type": "draw"}})
-    _, moved = await next_state(player)
-    assert moved["version"] == connected["version"] + 1
-    await player.send_json_to({"type": "sync", "game": game.pk, "version": moved["version"]})
-    _, resumed = await next_state(player)
-    assert len(table_reads) == 1, "in step with the push: still no read"
-    assert resumed["version"] == moved["version"] and resumed["events"] == []
-    assert resumed["view"] == moved["view"]
-    await player.send_json_to({"type": "sync", "game": game.pk,
-                               "version": connected["version"]})
-    _, behind = await next_state(player)
-    assert table_reads[1:] == [(game.pk, connected["version"])], "events needed: read"
-    assert behind["from_version"] == connected["version"] and behind["events"]
-    clock.advance(consumers.TABLE_TRUSTED_SECONDS + 1)
-    await player.send_json_to({"type": "sync"})
-    await next_state(player)
-    assert table_reads[2:] == [None], "too long since a read: read again"
-    await player.disconnect()
-
-
-def test_only_a_copy_a_read_would_equal_answers_a_sync(clock):
-    """A finished game (the room's table has none then), a push held back, a sync in
-    progress, or a table never read: no copy."""
-    socket = RoomConsumer()
-    socket.held, socket.syncing, socket.table_read_at = {}, None, clock()
-    running = {"game": 3, "version": 7, "status": "running", "room": {"id": 1},
-               "events": [{"type": "draw"}], "from_version": 6, "server_time": 0.0}
-    socket.last_state = running
-    copy = socket.table_in_hand(None)
-    assert copy is not None and copy["events"] == [] and copy["from_version"] == 7
-    assert socket.table_in_hand((3, 7)) is not None and socket.table_in_hand((2, 1)) is not None
-    assert socket.table_in_hand((3, 6)) is None, "behind: the events are needed"
-    socket.last_state = {**running, "status": "finished"}
-    assert socket.table_in_hand(None) is None
-    socket.last_state = {**running, "game": None, "status": None, "version": None}
-    assert socket.table_in_hand(None) is not None, "no game: the room's table"
-    socket.last_state, socket.held = running, {9: {}}
-    assert socket.table_in_hand(None) is None
-    socket.held, socket.syncing = {}, []
-    assert socket.table_in_hand(None) is None
-    socket.syncing, socket.table_read_at = None, float("-inf")
-    assert socket.table_in_hand(None) is None

@@ -20,7 +20,6 @@ from django.db import connection
 from play_helpers import make_room, position, started
 from socket_helpers import closed_with, next_frame, next_state, open_socket, presence_of, quiet
 
-from game.live import consumers
 from game.live.presence import Entry, registry
 from game.models import Game
 
@@ -136,13 +135,8 @@ async def test_a_short_burst_is_forgiven_once_the_client_slows_down(room, bob, c
     await socket.disconnect()
 
 
-async def test_only_one_sync_per_socket_is_in_flight(
-    room, alice, bob, postgres_only, monkeypatch
-):
+async def test_only_one_sync_per_socket_is_in_flight(room, alice, bob, postgres_only):
     """Syncs sent while one is being answered are dropped: the answer covers them."""
-    # Every sync reads the database here (a socket in step would answer from its own
-    # table without reading, tests/game/test_budgets.py).
-    monkeypatch.setattr(consumers, "TABLE_TRUSTED_SECONDS", -1.0)
     await sync_to_async(start)(room, alice)
     socket = await open_socket(bob, room.pk)
     await next_state(socket)
@@ -232,7 +226,7 @@ class tables_locked:
 
 
 async def test_an_abusive_user_does_not_delay_another_users_move(
-    room, alice, bob, mallory, settings, postgres_only, monkeypatch
+    room, alice, bob, mallory, settings, postgres_only
 ):
     """mallory opens more sockets than allowed and floods syncs while every one of them
     is stuck in the database; bob's move still reaches alice and bob.
@@ -241,8 +235,6 @@ async def test_an_abusive_user_does_not_delay_another_users_move(
     queued behind them (one shared database thread, as before) bob's move would not
     arrive at all; the bound is "does not wait for mallory's work", not a speed."""
     settings.DOBON_WS_MAX_SOCKETS_PER_USER = 4
-    # Every sync reads the database (see test_only_one_sync_per_socket_is_in_flight).
-    monkeypatch.setattr(consumers, "TABLE_TRUSTED_SECONDS", -1.0)
     game = await sync_to_async(start)(room, alice)
     players = [await open_socket(u, room.pk) for u in (alice, bob)]
     for socket in players:
