@@ -330,6 +330,17 @@ DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
 DOBON_WS_MAX_SOCKETS_PER_ADDRESS = env_int("DOBON_WS_MAX_SOCKETS_PER_ADDRESS", 64)
 DOBON_WS_HANDSHAKES_PER_SECOND = env_int("DOBON_WS_HANDSHAKES_PER_SECOND", 20)
 DOBON_WS_MAX_SOCKETS_PER_PROCESS = env_int("DOBON_WS_MAX_SOCKETS_PER_PROCESS", 5000)
+# New sockets per second per server process, whatever their addresses, in bursts up to
+# DOBON_WS_HANDSHAKE_BURST_PER_PROCESS; the next are told to come back later (4411, before
+# any database work). A socket let in costs about 10 CPU-ms to open and close (issue #22:
+# sockets churning from 50 addresses took both processes' whole cores), so 40 a second
+# keep at least half a core for the tables already open. A restart's reconnect storm
+# still gets back in: the burst takes 400 at once, then 40 a second (2,000 sockets over
+# two processes: about 20 s, docs/performance.md).
+DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = env_int(
+    "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", 40
+)
+DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = env_int("DOBON_WS_HANDSHAKE_BURST_PER_PROCESS", 400)
 # Budgets per server process over many sockets (game/live/budgets.py, issue #22).
 # A `sync` reads and sends the whole table; clients send one only after a gap in the
 # versions or on reconnect (static/js/table/socket.js, docs/bot-client.py), and the

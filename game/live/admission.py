@@ -6,6 +6,14 @@ or the room is read.
 - `DOBON_WS_HANDSHAKES_PER_SECOND` new sockets per second per address, in bursts of as
   many (close 4411);
 - `DOBON_WS_MAX_SOCKETS_PER_PROCESS` open sockets in this process (close 4503);
+- `DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND` new sockets per second in this process,
+  whatever their addresses, in bursts up to `DOBON_WS_HANDSHAKE_BURST_PER_PROCESS`
+  (close 4411): a socket let in costs its process about 10 CPU-ms (the session, the
+  user, the room, the first table, the groups, and as much again to close), so sockets
+  opening and closing from many addresses, each within its own budget, could otherwise
+  take a process's whole core from the tables already open. A refusal here costs the
+  handshake only. The address's token and the process's are spent together or not at
+  all, so a refusal by one leaves the other's budget as it was;
 - a client address whose socket into a room was refused because the room's watchers
   are full (4412, found by the consumer after reading the session and the room) is told
   to come back later (4411) for `DOBON_WS_WATCHERS_FULL_SECONDS` when it asks for that
@@ -35,6 +43,7 @@ from typing import Any
 from django.conf import settings
 
 from accounts.throttle import UNKNOWN_ADDRESS, client_ip_of
+from game.live.budgets import Budget
 from game.live.transport import CLOSING_KEY, ASGIApp
 
 CLOSE_ADDRESS_FULL = 4410
@@ -111,6 +120,9 @@ class Admission:
         self.open = 0
         self.by_address: Counter[str] = Counter()
         self.buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+        self.process_handshakes = Budget(
+            "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", "DOBON_WS_HANDSHAKE_BURST_PER_PROCESS"
+        )
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         address = client_address(scope)
@@ -146,30 +158,38 @@ class Admission:
         to let it in."""
         if self.open >= settings.DOBON_WS_MAX_SOCKETS_PER_PROCESS:
             return CLOSE_PROCESS_FULL
-        if address is None:
-            return None
-        if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
-            return CLOSE_ADDRESS_FULL
-        if flooders.refuses(address, None) or full_rooms.refuses(address, room_id):
-            return CLOSE_ADDRESS_TOO_FAST  # not a handshake spent: nothing was done
+        if address is not None:
+            if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
+                return CLOSE_ADDRESS_FULL
+            if flooders.refuses(address, None) or full_rooms.refuses(address, room_id):
+                return CLOSE_ADDRESS_TOO_FAST  # not a handshake spent: nothing was done
         if not self.take_handshake(address):
             return CLOSE_ADDRESS_TOO_FAST
         return None
 
-    def take_handshake(self, address: str) -> bool:
-        rate = float(max(settings.DOBON_WS_HANDSHAKES_PER_SECOND, 1))
+    def take_handshake(self, address: str | None) -> bool:
+        """Spend one handshake of `address` (None: no address budget) and one of the
+        process, both or neither; False when either has none left now."""
         now = self.clock()
+        address_tokens = 0.0 if address is None else self.address_tokens(address, now)
+        if address is not None and address_tokens < 1.0:
+            self.buckets[address] = (address_tokens, now)
+            return False
+        if not self.process_handshakes.try_take(None, now):
+            return False
+        if address is not None:
+            self.buckets[address] = (address_tokens - 1.0, now)
+        return True
+
+    def address_tokens(self, address: str, now: float) -> float:
+        """The handshakes `address` has left now (bursts up to the per-second rate)."""
+        rate = float(max(settings.DOBON_WS_HANDSHAKES_PER_SECOND, 1))
         tokens, when = self.buckets.get(address, (rate, now))
-        tokens = min(rate, tokens + (now - when) * rate)
         if len(self.buckets) > 10_000:  # forget full buckets: they are the default again
             self.buckets = {
                 a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * rate < rate
             }
-        if tokens < 1.0:
-            self.buckets[address] = (tokens, now)
-            return False
-        self.buckets[address] = (tokens - 1.0, now)
-        return True
+        return min(rate, tokens + (now - when) * rate)
 
 
 async def refuse(receive: Any, send: Any, code: int) -> None:

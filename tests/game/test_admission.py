@@ -97,6 +97,66 @@ async def test_handshakes_per_second_per_address(limits):
     app.release.set()
 
 
+@pytest.fixture
+def process_budget(limits):
+    """Many addresses, each well within its own budgets; the process's budget is small."""
+    limits.DOBON_WS_MAX_SOCKETS_PER_ADDRESS = 100
+    limits.DOBON_WS_MAX_SOCKETS_PER_PROCESS = 100
+    limits.DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = 2
+    limits.DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = 3
+    return limits
+
+
+async def test_handshakes_per_second_per_process_over_every_address(process_budget):
+    """Sockets opening from many addresses, each within its own budget, are told to
+    come back later (4411) once the process's handshakes are spent, before the
+    application (the session, the user, the room) does any work."""
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    codes = [closed_with((await handshake(admission, scope(peer=f"192.0.2.{n}")))[1])
+             for n in range(5)]
+    assert codes == [None, None, None, 4411, 4411]
+    assert app.entered == 3, "refused before any work"
+    clock.now += 0.5  # 2 a second: one more
+    codes = [closed_with((await handshake(admission, scope(peer=f"198.51.100.{n}")))[1])
+             for n in range(2)]
+    assert codes == [None, 4411] and app.entered == 4
+    app.release.set()
+
+
+async def test_the_process_budget_counts_connections_without_an_address(process_budget):
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    codes = [closed_with((await handshake(admission, scope(peer=None)))[1]) for _ in range(4)]
+    assert codes == [None, None, None, 4411]
+    app.release.set()
+
+
+async def test_a_refusal_by_one_budget_spends_nothing_of_the_other(process_budget):
+    """The address's handshake and the process's are spent together or not at all: a
+    client refused because the process is busy keeps its own budget, and a flooding
+    address refused by its own budget does not use up the process's."""
+    process_budget.DOBON_WS_HANDSHAKES_PER_SECOND = 2
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    flooder = [closed_with((await handshake(admission, scope(peer="203.0.113.66")))[1])
+               for _ in range(4)]
+    assert flooder == [None, None, 4411, 4411]  # its own budget: 2
+    _, sent = await handshake(admission, scope(peer="192.0.2.1"))
+    assert closed_with(sent) is None  # the process's third, untouched by the refusals
+    _, sent = await handshake(admission, scope(peer="192.0.2.2"))
+    assert closed_with(sent) == 4411  # the process's budget is spent
+    clock.now += 0.5  # one process handshake back; 192.0.2.2 still has both of its own
+    codes = [closed_with((await handshake(admission, scope(peer="192.0.2.2")))[1])
+             for _ in range(2)]
+    assert codes == [None, 4411]
+    clock.now += 1.0  # both full again (2 each): two more, no third
+    codes = [closed_with((await handshake(admission, scope(peer="192.0.2.2")))[1])
+             for _ in range(3)]
+    assert codes == [None, None, 4411]
+    app.release.set()
+
+
 async def test_the_process_cap_counts_every_address(limits):
     app, clock = App(), Clock()
     admission = Admission(app, clock)
