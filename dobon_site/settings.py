@@ -341,6 +341,10 @@ DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = env_int(
     "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", 40
 )
 DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = env_int("DOBON_WS_HANDSHAKE_BURST_PER_PROCESS", 400)
+# A new socket told to come back later (4411) gets that answer after this many seconds,
+# waiting without CPU: a client that tries again as soon as it is refused (a persistent
+# attacker's loop) then costs one refused handshake per this time, not one per round trip.
+DOBON_WS_REFUSAL_SECONDS = float(env_str("DOBON_WS_REFUSAL_SECONDS", "1"))
 # Budgets per server process over many sockets (game/live/budgets.py, issue #22).
 # A `sync` reads and sends the whole table; clients send one only after a gap in the
 # versions or on reconnect (static/js/table/socket.js, docs/bot-client.py), and the
