@@ -333,14 +333,15 @@ DOBON_WS_MAX_SOCKETS_PER_PROCESS = env_int("DOBON_WS_MAX_SOCKETS_PER_PROCESS", 5
 # New sockets per second per server process, whatever their addresses, in bursts up to
 # DOBON_WS_HANDSHAKE_BURST_PER_PROCESS; the next are told to come back later (4411, before
 # any database work). A socket let in costs about 10 CPU-ms to open and close (issue #22:
-# sockets churning from 50 addresses took both processes' whole cores), so 40 a second
-# keep at least half a core for the tables already open. A restart's reconnect storm
-# still gets back in: the burst takes 400 at once, then 40 a second (2,000 sockets over
-# two processes: about 20 s, docs/performance.md).
+# sockets churning from 50 addresses took both processes' whole cores), so 30 a second
+# keep most of a core for the tables already open. An address that tried nothing for
+# 2 s (a newcomer, a reload) may overdraw the spent budget by the burst again. A
+# restart's reconnect storm of 2,000 sockets gets back in within about 30 s over two
+# processes, about a minute on one (docs/performance.md).
 DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = env_int(
-    "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", 40
+    "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", 30
 )
-DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = env_int("DOBON_WS_HANDSHAKE_BURST_PER_PROCESS", 400)
+DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = env_int("DOBON_WS_HANDSHAKE_BURST_PER_PROCESS", 60)
 # A new socket told to come back later (4411) gets that answer after this many seconds,
 # waiting without CPU: a client that tries again as soon as it is refused (a persistent
 # attacker's loop) then costs one refused handshake per this time, not one per round trip.

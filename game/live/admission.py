@@ -15,7 +15,7 @@ or the room is read.
   handshake only. The address's token and the process's are spent together or not at
   all, so a refusal by one leaves the other's budget as it was. Quiet addresses come
   first: an address that tried no handshake in this process for `QUIET_SECONDS` (a
-  newcomer, a reload, a client reconnecting after its backoff) may overdraw the
+  newcomer, a reload, a client coming back after a while) may overdraw the
   process's budget by as much again as its burst, so sockets churning from other
   addresses, which are never quiet, cannot keep newcomers out, and the process still
   admits at most twice its burst beyond its rate;
@@ -66,9 +66,10 @@ Pause = Callable[[float], Awaitable[None]]
 
 ROOM_PATH = re.compile(r"^/ws/rooms/(\d+)/$")
 # An address that tried no handshake in this process for this long comes first when the
-# process's handshake budget is spent: longer than the gap between a churning client's
-# attempts, shorter than a refused browser's backoff after its first retries.
-QUIET_SECONDS = 1.0
+# process's handshake budget is spent: longer than a refused client's wait for its 4411
+# (DOBON_WS_REFUSAL_SECONDS, 1) and a quick retry, so that a loop retrying at once is
+# never quiet; a newcomer or a reload is.
+QUIET_SECONDS = 2.0
 # Addresses whose last attempt is remembered before those older than QUIET_SECONDS go.
 MAX_ATTEMPTS_KEPT = 10_000
 # (address, room) pairs kept before expired ones are forgotten.
