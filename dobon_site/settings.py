@@ -330,6 +330,22 @@ DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
 DOBON_WS_MAX_SOCKETS_PER_ADDRESS = env_int("DOBON_WS_MAX_SOCKETS_PER_ADDRESS", 64)
 DOBON_WS_HANDSHAKES_PER_SECOND = env_int("DOBON_WS_HANDSHAKES_PER_SECOND", 20)
 DOBON_WS_MAX_SOCKETS_PER_PROCESS = env_int("DOBON_WS_MAX_SOCKETS_PER_PROCESS", 5000)
+# New sockets per second per server process, whatever their addresses, in bursts up to
+# DOBON_WS_HANDSHAKE_BURST_PER_PROCESS; the next are told to come back later (4411, before
+# any database work). A socket let in costs about 10 CPU-ms to open and close (issue #22:
+# sockets churning from 50 addresses took both processes' whole cores), so 30 a second
+# keep most of a core for the tables already open. An address that tried nothing for
+# 2 s (a newcomer, a reload) may overdraw the spent budget by the burst again. A
+# restart's reconnect storm of 2,000 sockets gets back in within about 30 s over two
+# processes, about a minute on one (docs/performance.md).
+DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = env_int(
+    "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", 30
+)
+DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = env_int("DOBON_WS_HANDSHAKE_BURST_PER_PROCESS", 60)
+# A new socket told to come back later (4411) gets that answer after this many seconds,
+# waiting without CPU: a client that tries again as soon as it is refused (a persistent
+# attacker's loop) then costs one refused handshake per this time, not one per round trip.
+DOBON_WS_REFUSAL_SECONDS = float(env_str("DOBON_WS_REFUSAL_SECONDS", "1"))
 # Budgets per server process over many sockets (game/live/budgets.py, issue #22).
 # A `sync` reads and sends the whole table; clients send one only after a gap in the
 # versions or on reconnect (static/js/table/socket.js, docs/bot-client.py), and the

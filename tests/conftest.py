@@ -95,6 +95,16 @@ def _no_gc_freezing(settings) -> None:
     settings.DOBON_GC_FREEZE_SECONDS = 0
 
 
+@pytest.fixture(autouse=True)
+def _no_process_handshake_budget(settings) -> None:
+    # The tests open sockets for many clients at machine speed through the one shared
+    # application (whose budget's clock is real time): the per-process handshake budget
+    # would refuse them at random. Its own tests (tests/game/test_admission.py) set it
+    # and drive its clock; the stack tests' servers run with the real defaults.
+    settings.DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = 1_000_000
+    settings.DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = 1_000_000
+
+
 def skip_unless_services(message: str) -> None:
     """Skip a test that needs a real service, or fail it where CI promises the service
     (DOBON_REQUIRE_SERVICES=1), so a green CI never hides a skipped real-service test."""

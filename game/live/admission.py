@@ -6,6 +6,23 @@ or the room is read.
 - `DOBON_WS_HANDSHAKES_PER_SECOND` new sockets per second per address, in bursts of as
   many (close 4411);
 - `DOBON_WS_MAX_SOCKETS_PER_PROCESS` open sockets in this process (close 4503);
+- `DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND` new sockets per second in this process,
+  whatever their addresses, in bursts up to `DOBON_WS_HANDSHAKE_BURST_PER_PROCESS`
+  (close 4411): a socket let in costs its process about 10 CPU-ms (the session, the
+  user, the room, the first table, the groups, and as much again to close), so sockets
+  opening and closing from many addresses, each within its own budget, could otherwise
+  take a process's whole core from the tables already open. A refusal here costs the
+  handshake only. The address's token and the process's are spent together or not at
+  all, so a refusal by one leaves the other's budget as it was. Quiet addresses come
+  first: an address that tried no handshake in this process for `QUIET_SECONDS` (a
+  newcomer, a reload, a client coming back after a while) may overdraw the
+  process's budget by as much again as its burst, so sockets churning from other
+  addresses, which are never quiet, cannot keep newcomers out, and the process still
+  admits at most twice its burst beyond its rate;
+- every 4411 is answered after `DOBON_WS_REFUSAL_SECONDS`: clients that try again as
+  soon as they are refused (a persistent attacker's loop) then try at most once per
+  that time each, while the waiting socket costs no CPU. Clients told 4411 try again
+  later anyway, so none loses more than that time;
 - a client address whose socket into a room was refused because the room's watchers
   are full (4412, found by the consumer after reading the session and the room) is told
   to come back later (4411) for `DOBON_WS_WATCHERS_FULL_SECONDS` when it asks for that
@@ -26,15 +43,17 @@ The per-user cap comes next, in the consumer, as soon as the user is known.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from django.conf import settings
 
 from accounts.throttle import UNKNOWN_ADDRESS, client_ip_of
+from game.live.budgets import Budget
 from game.live.transport import CLOSING_KEY, ASGIApp
 
 CLOSE_ADDRESS_FULL = 4410
@@ -43,7 +62,16 @@ CLOSE_PROCESS_FULL = 4503
 
 Clock = Callable[[], float]
 
+Pause = Callable[[float], Awaitable[None]]
+
 ROOM_PATH = re.compile(r"^/ws/rooms/(\d+)/$")
+# An address that tried no handshake in this process for this long comes first when the
+# process's handshake budget is spent: longer than a refused client's wait for its 4411
+# (DOBON_WS_REFUSAL_SECONDS, 1) and a quick retry, so that a loop retrying at once is
+# never quiet; a newcomer or a reload is.
+QUIET_SECONDS = 2.0
+# Addresses whose last attempt is remembered before those older than QUIET_SECONDS go.
+MAX_ATTEMPTS_KEPT = 10_000
 # (address, room) pairs kept before expired ones are forgotten.
 MAX_SIT_OUTS = 10_000
 
@@ -106,17 +134,24 @@ def client_address(scope: dict[str, Any]) -> str | None:
 class Admission:
     """ASGI middleware for the websocket routes: refuse or count each new socket."""
 
-    def __init__(self, app: ASGIApp, clock: Clock = time.monotonic) -> None:
-        self.app, self.clock = app, clock
+    def __init__(
+        self, app: ASGIApp, clock: Clock = time.monotonic, pause: Pause = asyncio.sleep
+    ) -> None:
+        self.app, self.clock, self.pause = app, clock, pause
         self.open = 0
         self.by_address: Counter[str] = Counter()
         self.buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+        self.process_handshakes = Budget(
+            "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", "DOBON_WS_HANDSHAKE_BURST_PER_PROCESS"
+        )
+        self.last_attempt: dict[str, float] = {}  # address: when it last tried
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         address = client_address(scope)
         refusal = self.refusal(address, room_of(scope))
         if refusal is not None:
-            await refuse(receive, send, refusal)
+            delay = settings.DOBON_WS_REFUSAL_SECONDS if refusal == CLOSE_ADDRESS_TOO_FAST else 0
+            await refuse(receive, send, refusal, delay, self.pause)
             return
         self.open += 1
         if address is not None:
@@ -146,37 +181,66 @@ class Admission:
         to let it in."""
         if self.open >= settings.DOBON_WS_MAX_SOCKETS_PER_PROCESS:
             return CLOSE_PROCESS_FULL
-        if address is None:
-            return None
-        if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
-            return CLOSE_ADDRESS_FULL
-        if flooders.refuses(address, None) or full_rooms.refuses(address, room_id):
-            return CLOSE_ADDRESS_TOO_FAST  # not a handshake spent: nothing was done
+        if address is not None:
+            if self.by_address[address] >= settings.DOBON_WS_MAX_SOCKETS_PER_ADDRESS:
+                return CLOSE_ADDRESS_FULL
+            if flooders.refuses(address, None) or full_rooms.refuses(address, room_id):
+                return CLOSE_ADDRESS_TOO_FAST  # not a handshake spent: nothing was done
         if not self.take_handshake(address):
             return CLOSE_ADDRESS_TOO_FAST
         return None
 
-    def take_handshake(self, address: str) -> bool:
-        rate = float(max(settings.DOBON_WS_HANDSHAKES_PER_SECOND, 1))
+    def take_handshake(self, address: str | None) -> bool:
+        """Spend one handshake of `address` (None: no address budget) and one of the
+        process, both or neither; False when either has none left now."""
         now = self.clock()
+        quiet = self.quiet(address, now)
+        address_tokens = 0.0 if address is None else self.address_tokens(address, now)
+        if address is not None and address_tokens < 1.0:
+            self.buckets[address] = (address_tokens, now)
+            return False
+        budget = self.process_handshakes
+        overdraft = budget.burst if quiet else 0.0
+        if budget.tokens(None, now) + overdraft < 1.0:
+            return False
+        budget.take(None, now)
+        if address is not None:
+            self.buckets[address] = (address_tokens - 1.0, now)
+        return True
+
+    def quiet(self, address: str | None, now: float) -> bool:
+        """Whether `address` tried no handshake for QUIET_SECONDS (and note this try).
+        Connections without an address cannot be told apart: never quiet."""
+        if address is None:
+            return False
+        if len(self.last_attempt) >= MAX_ATTEMPTS_KEPT:
+            self.last_attempt = {
+                a: when for a, when in self.last_attempt.items() if now - when < QUIET_SECONDS
+            }
+        last = self.last_attempt.get(address)
+        self.last_attempt[address] = now
+        return last is None or now - last >= QUIET_SECONDS
+
+    def address_tokens(self, address: str, now: float) -> float:
+        """The handshakes `address` has left now (bursts up to the per-second rate)."""
+        rate = float(max(settings.DOBON_WS_HANDSHAKES_PER_SECOND, 1))
         tokens, when = self.buckets.get(address, (rate, now))
-        tokens = min(rate, tokens + (now - when) * rate)
         if len(self.buckets) > 10_000:  # forget full buckets: they are the default again
             self.buckets = {
                 a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * rate < rate
             }
-        if tokens < 1.0:
-            self.buckets[address] = (tokens, now)
-            return False
-        self.buckets[address] = (tokens - 1.0, now)
-        return True
+        return min(rate, tokens + (now - when) * rate)
 
 
-async def refuse(receive: Any, send: Any, code: int) -> None:
+async def refuse(
+    receive: Any, send: Any, code: int, delay: float = 0.0, pause: Pause = asyncio.sleep
+) -> None:
     """Answer the handshake with a close code (accepting first: a close before accepting
-    becomes a bare HTTP 403)."""
+    becomes a bare HTTP 403), after `delay` seconds (the handshake waits meanwhile)."""
     message = await receive()
     if message.get("type") != "websocket.connect":
         return
+    if delay > 0:
+        await pause(delay)
     await send({"type": "websocket.accept"})
     await send({"type": "websocket.close", "code": code})

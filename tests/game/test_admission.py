@@ -68,6 +68,7 @@ def limits(settings):
     settings.DOBON_WS_HANDSHAKES_PER_SECOND = 5
     settings.DOBON_WS_MAX_SOCKETS_PER_PROCESS = 6
     settings.DOBON_PROXY_COUNT = 0
+    settings.DOBON_WS_REFUSAL_SECONDS = 0  # answered at once (its own test below)
     return settings
 
 
@@ -94,6 +95,105 @@ async def test_handshakes_per_second_per_address(limits):
     assert codes == [None] * 5 + [4411]
     clock.now += 1.0
     assert closed_with((await handshake(admission, scope()))[1]) is None
+    app.release.set()
+
+
+@pytest.fixture
+def process_budget(limits):
+    """Many addresses, each well within its own budgets; the process's budget is small."""
+    limits.DOBON_WS_MAX_SOCKETS_PER_ADDRESS = 100
+    limits.DOBON_WS_MAX_SOCKETS_PER_PROCESS = 100
+    limits.DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = 2
+    limits.DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = 3
+    return limits
+
+
+async def test_handshakes_per_second_per_process_over_every_address(process_budget):
+    """Sockets opening again and again from several addresses, each within its own
+    budget, are told to come back later (4411) once the process's handshakes are spent,
+    before the application (the session, the user, the room) does any work."""
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    busy = ["192.0.2.1", "192.0.2.2"] * 3
+    codes = [closed_with((await handshake(admission, scope(peer=a)))[1]) for a in busy]
+    assert codes == [None, None, None, 4411, 4411, 4411]
+    assert app.entered == 3, "refused before any work"
+    clock.now += 0.5  # 2 a second: one more
+    codes = [closed_with((await handshake(admission, scope(peer=a)))[1]) for a in busy[:2]]
+    assert codes == [None, 4411] and app.entered == 4
+    app.release.set()
+
+
+async def test_quiet_addresses_come_first_when_the_process_is_busy(process_budget):
+    """An address that tried nothing for a second (a newcomer, a reload, a reconnect
+    after its backoff) may overdraw the process's spent budget by its burst: sockets
+    churning from other addresses cannot keep newcomers out; the busy ones wait until
+    the budget is back above one handshake."""
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    for _ in range(4):  # one busy address spends the process's 3
+        await handshake(admission, scope(peer="203.0.113.66"))
+    newcomers = [f"198.51.100.{n}" for n in range(4)]
+    codes = [closed_with((await handshake(admission, scope(peer=a)))[1]) for a in newcomers]
+    assert codes == [None, None, None, 4411], "as many again as the burst, no more"
+    clock.now += 0.5  # one handshake back: the process is at -2
+    _, busy = await handshake(admission, scope(peer="203.0.113.66"))
+    assert closed_with(busy) == 4411
+    _, newcomer = await handshake(admission, scope(peer="198.51.100.9"))
+    assert closed_with(newcomer) is None
+    clock.now += 0.4  # the newcomers who just tried are not quiet yet
+    _, again = await handshake(admission, scope(peer="198.51.100.9"))
+    assert closed_with(again) == 4411
+    app.release.set()
+
+
+async def test_the_process_budget_counts_connections_without_an_address(process_budget):
+    """Connections without an address cannot be told apart: never quiet."""
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    codes = [closed_with((await handshake(admission, scope(peer=None)))[1]) for _ in range(4)]
+    assert codes == [None, None, None, 4411]
+    app.release.set()
+
+
+async def test_a_refusal_by_one_budget_spends_nothing_of_the_other(process_budget):
+    """The address's handshake and the process's are spent together or not at all: a
+    flooding address refused by its own budget does not use up the process's, and a
+    client refused because the process is busy keeps its own budget."""
+    process_budget.DOBON_WS_HANDSHAKES_PER_SECOND = 2
+    app, clock = App(), Clock()
+    admission = Admission(app, clock)
+    flooder = [closed_with((await handshake(admission, scope(peer="203.0.113.66")))[1])
+               for _ in range(4)]
+    assert flooder == [None, None, 4411, 4411]  # its own budget: 2
+    assert admission.process_handshakes.tokens(None, clock.now) == 1.0  # 3 - 2
+    codes = [closed_with((await handshake(admission, scope(peer="192.0.2.1")))[1])
+             for _ in range(2)]
+    assert codes == [None, 4411]  # the process's last, then none (no longer quiet)
+    assert admission.address_tokens("192.0.2.1", clock.now) == 1.0  # 2 - 1
+    app.release.set()
+
+
+async def test_come_back_later_is_answered_after_a_pause(process_budget):
+    """A 4411 waits DOBON_WS_REFUSAL_SECONDS (without CPU) before it is sent, so a
+    client retrying as soon as it is refused tries once per that time at most."""
+    process_budget.DOBON_WS_REFUSAL_SECONDS = 1.5
+    paused: list[float] = []
+    resume = asyncio.Event()
+
+    async def pause(seconds: float) -> None:
+        paused.append(seconds)
+        await resume.wait()
+
+    app, clock = App(), Clock()
+    admission = Admission(app, clock, pause=pause)
+    for _ in range(3):
+        await handshake(admission, scope(peer=None))
+    task, sent = await handshake(admission, scope(peer=None))
+    assert paused == [1.5] and sent == [], "nothing answered during the pause"
+    resume.set()
+    await task
+    assert sent == [{"type": "websocket.accept"}, {"type": "websocket.close", "code": 4411}]
     app.release.set()
 
 
