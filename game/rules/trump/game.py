@@ -144,7 +144,7 @@ class Game:
     __slots__ = (
         "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
         "_discards", "_top",
-        "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
+        "_fsuit", "_match", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
         "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
@@ -166,6 +166,8 @@ class Game:
     _discards: list[int]          # the cards under the field card, oldest first
     _top: int                     # the field card
     _fsuit: int                   # au: the field suit; standard: the field's effective suits
+    _match: int                   # the cards the seat on turn may play on the field (T5.3,
+    #                               and T5.4 / しばり T7.3 while _pending): see _field_match
     _dir: int
     _phase: str
     _turn: int                    # -1 while nobody is on turn
@@ -208,7 +210,7 @@ class Game:
     _rng: SeededRandom
     # What legal_actions last listed for _mv_seat, so that apply can take a listed action
     # without checking it again.
-    _mv_seat: int | None          # None whenever the state changed since
+    _mv_seat: int                 # _NOBODY whenever the state changed since
     _mv_list: list[Action] | None  # None: the seat on turn's plays and draw (not kept)
     _mv_tok: int                  # the stamp of that listing on its actions
     _mv_plays: int                # ... and its plays: these cards, of this table of
@@ -314,6 +316,7 @@ class Game:
         else:
             g._fsuit = SUIT[top]
         g._dir, g._pending, g._records, g._had_turn = 1, 0, [], 0
+        g._match = g._field_match()
         g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
         g._counts, g._quick = [0] * n, 0
@@ -323,7 +326,7 @@ class Game:
         g._last_one = sum(1 << s for s in last_one)
         g._lo_open, g._yaku, g._exposed = -1, 0, [[] for _ in range(n)]
         g._streaks, g._result, g._rng = streaks, None, rng
-        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
+        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = _NOBODY, [], -1, 0, 0
         if first_player is None:  # standard: the auction (T4)
             g._phase, g._turn, g._first, g._auction = AUCTION, -1, -1, -1
             g._bids = [-1] * n
@@ -370,6 +373,16 @@ class Game:
             sigs.append(sig)
         self._sums, self._masks, self._jks, self._sig = sums, masks, jks, sigs
         self._low_sum = min(sums)
+
+    def _field_match(self) -> int:
+        """The mask of the cards that may be played on the field now (au T5.3-T5.4,
+        standard T5.3 and しばり T7.3), kept in _match as the field changes: every listing
+        for the seat on turn reads it, and most steps are listings."""
+        number = NUMBER[self._top]
+        if self._std:
+            match = STD_MATCH[self._fsuit][number]
+            return ATTACKS | (FIVES & match) if self._pending else match
+        return TWOS if self._pending else AU_MATCH[self._fsuit][number]
 
     # ------------------------------------------------------------------ reading
 
@@ -542,7 +555,7 @@ class Game:
         self._find_moves(seat)
         if A.play(card, named, last_one).stamp != self._mv_tok:
             self._refuse_play(seat, card, named, last_one)
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_play(seat, card, named, last_one, now)
 
     def draw(self, seat: int, now: float) -> list[Event]:
@@ -550,7 +563,7 @@ class Game:
         now = _as_time(now)
         self._check_seat(seat)
         self._check_turn_action(seat)
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_draw(seat, now)
 
     def dobon(self, seat: int, now: float, count: int | None = None) -> list[Event]:
@@ -572,7 +585,7 @@ class Game:
             _fail("cannot_dobon", "this seat cannot dobon on the latest play")
         if self._std and (count is None or count < 1 or not self._counts[seat] >> count & 1):
             _fail("invalid_count", f"no valid target of {count} cards")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_dobon(seat, count or 0, now)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
@@ -585,7 +598,7 @@ class Game:
                                            and seat == self._lp_seat):
                 _fail("already_declared", "this seat has already returned")
             _fail("not_eligible_to_return", "this seat may not return now")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_return(seat, now)
 
     def decline(self, seat: int, now: float) -> list[Event]:
@@ -595,7 +608,7 @@ class Game:
         self._check_running()
         if not self._chances[seat]:
             _fail("nothing_to_decline", "this seat has no open chance")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_decline(seat, now, False)
 
     def bid(self, seat: int, amount: int, now: float) -> list[Event]:
@@ -614,7 +627,7 @@ class Game:
             _fail("not_bidding", "no auction is waiting for this seat's bid")
         if not _MIN_BID <= amount <= _MAX_BID:
             _fail("invalid_bid", "a bid is a whole number from 1 to 999")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_bid(seat, amount, now)
 
     def declare_last_one(self, seat: int, now: float) -> list[Event]:
@@ -624,7 +637,7 @@ class Game:
         self._check_running()
         if not self._may_last_one(seat):
             _fail("cannot_declare_last_one", "this seat may not declare last one now")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_last_one(seat)
 
     def declare_yaku(self, seat: int, now: float) -> list[Event]:
@@ -634,7 +647,7 @@ class Game:
         self._check_running()
         if not self._may_yaku(seat):
             _fail("no_yaku", "no 役 to declare now")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_yaku(seat)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
@@ -653,15 +666,14 @@ class Game:
         >>> [e["type"] for e in g.apply(0, {"type": "draw"}, 0.0)]
         ['draw', 'drawn', 'turn']
         """
-        if (seat == self._mv_seat and type(action) is TrumpAction
-                and type(seat) is int):  # perhaps listed just now
+        if seat is self._mv_seat and type(action) is TrumpAction:  # perhaps listed just now
             op = action.op
             if op >= 0:
                 if (self._mv_plays >> op & 1 and action.tables & self._mv_table
                         or action.stamp == self._mv_tok):
                     if type(now) is not float:
                         now = _as_time(now)
-                    self._mv_seat = None
+                    self._mv_seat = _NOBODY
                     if self._std:
                         return self._play_std(seat, op, action.named, action.last_one, now)
                     return self._play_au(seat, op, action.named, now)
@@ -669,12 +681,12 @@ class Game:
                 if self._mv_list is None or action.stamp == self._mv_tok:
                     if type(now) is not float:
                         now = _as_time(now)
-                    self._mv_seat = None
+                    self._mv_seat = _NOBODY
                     return self._do_draw(seat, now)
             elif action.stamp == self._mv_tok:
                 if type(now) is not float:
                     now = _as_time(now)
-                self._mv_seat = None
+                self._mv_seat = _NOBODY
                 return _LISTED[op](self, seat, action.arg, now)
         return self._apply_checked(seat, action, now)
 
@@ -717,10 +729,10 @@ class Game:
         while True:
             clock, chance = self._clock, self._chance_dl
             if chance is not None and chance <= now and (clock is None or chance <= clock):
-                self._mv_seat = None
+                self._mv_seat = _NOBODY
                 events += self._lapse(chance)
             elif clock is not None and clock <= now:
-                self._mv_seat = None
+                self._mv_seat = _NOBODY
                 events += self._clock_timeout(clock)
             else:
                 return events
@@ -744,7 +756,7 @@ class Game:
             self._clock, self._chance_dl, _as_time(now), self._timeout
         )
         if events:
-            self._mv_seat = None  # what a seat may do is unchanged: keep no stale listing
+            self._mv_seat = _NOBODY  # what a seat may do is unchanged: keep no stale listing
         return events
 
     # ------------------------------------------------------------------ legal actions
@@ -760,8 +772,8 @@ class Game:
         [{'type': 'play', 'cards': ['S3']}, {'type': 'play', 'cards': ['H7']},
          {'type': 'draw'}]
         """
-        if self._mv_seat is None or seat != self._mv_seat:  # (an int against None is slow)
-            if (seat == self._turn and type(seat) is int and not self._chances[seat]
+        if seat != self._mv_seat:
+            if (seat is self._turn and not self._chances[seat]
                     and self._lo_open != seat and self._phase is TURN):
                 # the commonest case, the seat on turn's plays and the draw: _turn_moves,
                 # inlined and unstamped (apply recognises the plays by _mv_plays
@@ -782,16 +794,9 @@ class Game:
                         plays, table = STD_LO_BY_BIT, IN_STD_LO
                     else:
                         plays, table = STD_BY_BIT, IN_STD
-                    match = STD_MATCH[self._fsuit][NUMBER[self._top]]
-                    if self._pending:  # しばり: an attack card, or a matching 5
-                        match = ATTACKS | (FIVES & match)
-                    playable = self._masks[seat] & match
                 else:
-                    if self._pending:
-                        playable = self._masks[seat] & TWOS
-                    else:
-                        playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
                     plays, table = AU_BY_BIT, IN_AU
+                playable = self._masks[seat] & self._match
                 self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
                 self._mv_plays, self._mv_table = playable, table
                 listed: list[Action] = []
@@ -867,20 +872,14 @@ class Game:
                 pass  # going-out-forbidden (T8.2): the draw only
             else:
                 plays = A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS
-                match = STD_MATCH[self._fsuit][NUMBER[self._top]]
-                if self._pending:  # しばり: any attack card, or a reflect card that matches
-                    match = ATTACKS | (FIVES & match)
-                playable = self._masks[seat] & match
+                playable = self._masks[seat] & self._match
                 while playable:  # lowest id first
                     low = playable & -playable
                     listed += plays[low.bit_length() - 1]
                     playable ^= low
         else:
             plays = A.AU_PLAYS
-            if self._pending:
-                playable = self._masks[seat] & TWOS
-            else:
-                playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
+            playable = self._masks[seat] & self._match
             while playable:  # lowest id first
                 low = playable & -playable
                 listed += plays[low.bit_length() - 1]
@@ -979,6 +978,7 @@ class Game:
             pending = self._pending
             fsuit = named if named >= 0 else SUIT[card]
         self._fsuit = fsuit
+        self._match = TWOS if pending else AU_MATCH[fsuit][number]  # (see _field_match)
         event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
                         "suit": SUITS[fsuit], "last_one": False, "pending_draw": pending,
                         "shibari": False, "direction": 1}
@@ -1041,6 +1041,8 @@ class Game:
             fsuit = self._fsuit = _STD_FSUIT[card]
             if effect is _REVERSE or effect is _REFLECT and pending:
                 self._dir = -self._dir
+        match = STD_MATCH[fsuit][number]  # (see _field_match)
+        self._match = ATTACKS | (FIVES & match) if pending else match
         if last_one:
             self._last_one |= 1 << seat
         elif len(hand) == 1:
@@ -1168,6 +1170,7 @@ class Game:
         """T10: the last card has no effect; the round waits for dobons (T10.4)."""
         std = self._std
         self._fsuit = (1 << SUIT[card]) if std else SUIT[card]
+        self._match = self._field_match()
         self._lp_out = True
         self._phase, self._turn, self._clock = AGARI_WAIT, -1, None
         events: list[Event] = [
@@ -1220,7 +1223,9 @@ class Game:
             return [_DRAW_EVENTS[seat].copy(), drawn, turn]
         count = pending or 1
         got, shuffles, ended = self._draw_cards(seat, count)
-        self._pending = 0
+        if pending:
+            self._pending = 0
+            self._match = self._field_match()
         self._records.append((seat, _DREW, len(got)))
         if self._std:
             self._run_j = len(self._pre) - 1
@@ -1668,6 +1673,7 @@ class Game:
         g._phase = PHASES[PHASES.index(phase)]  # the module's own string: compared with `is`
         g._turn, g._clock = int(d["turn"]), _float_or_none(d["clock"])
         g._pending, g._first = int(d["pending"]), int(d["first"])
+        g._match = g._field_match()
         flat = [int(x) for x in d["records"]]
         if len(flat) % 3:
             raise ValueError("records come in threes")
@@ -1692,7 +1698,7 @@ class Game:
             raise ValueError("one streak per seat")
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
         g._rng = SeededRandom.from_state(d["rng"])
-        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
+        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = _NOBODY, [], -1, 0, 0
         return g
 
     def _run_start(self) -> int:
@@ -1713,6 +1719,14 @@ class Game:
 
 
 # ---------------------------------------------------------------------- helpers
+
+# _mv_seat when no listing is kept. apply compares a seat with _mv_seat (and
+# legal_actions with _turn) by identity, which spares a type() call on every step: a
+# seat that is the very int object kept there is an int, and an equal seat of another
+# type (True, 1.0) never is. Seats are small ints, one object each in CPython (an equal
+# int that is another object only takes the slower path, to the same answer); this one
+# is not small, so no caller's int is it.
+_NOBODY = -(1 << 40)
 
 _TOKENS = itertools.count()  # one stamp per legal_actions listing, never reused
 _UNSTAMPED = -2  # _mv_tok of a listing that stamped nothing: no action carries it
