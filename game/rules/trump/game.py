@@ -1725,8 +1725,8 @@ class Game:
 # seat that is the very int object kept there is an int, and an equal seat of another
 # type (True, 1.0) never is. Seats are small ints, one object each in CPython (an equal
 # int that is another object only takes the slower path, to the same answer); this one
-# is not small, so no caller's int is it.
-_NOBODY = -(1 << 40)
+# is not small, so no caller's int is it, yet one digit, which == compares quickly.
+_NOBODY = -(1 << 20)
 
 _TOKENS = itertools.count()  # one stamp per legal_actions listing, never reused
 _UNSTAMPED = -2  # _mv_tok of a listing that stamped nothing: no action carries it
