@@ -145,7 +145,7 @@ class Game:
         "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
         "_discards", "_top",
         "_fsuit", "_match", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
+        "_pre", "_at", "_since", "_run_j", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
@@ -184,7 +184,6 @@ class Game:
     _at: dict[int, int]
     _since: list[int]
     _run_j: int
-    _had_turn: int                # bit per seat: it has had a turn (standard quick dobon)
     _chances: list[int]           # per seat, DOBON | RETURN bits
     _chance_dl: float | None      # when the open chances (or the current wait) lapse
     _had: int                     # bit per seat that had a dobon chance on the latest play
@@ -315,7 +314,7 @@ class Game:
             g._fsuit = ALL_SUITS if top == JOKER else 1 << SUIT[top]
         else:
             g._fsuit = SUIT[top]
-        g._dir, g._pending, g._records, g._had_turn = 1, 0, [], 0
+        g._dir, g._pending, g._records = 1, 0, []
         g._match = g._field_match()
         g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
@@ -337,6 +336,18 @@ class Game:
             g._auction = first_player if bids is not None else -1
             g._clock = now + timeout
         return g
+
+    def _had_turn(self) -> int:
+        """Bit per seat that has had a turn (the standard quick dobon, T21.39): a seat with
+        a record, as every play, draw and skipped turn leaves one (T13.1). Worked out when
+        a dobon chance opens, which is rare, rather than kept up to date on every step."""
+        everyone = (1 << self._n) - 1
+        had = 0
+        for seat, _, _ in self._records:
+            had |= 1 << seat
+            if had == everyone:
+                break
+        return had
 
     def _index_run(self) -> None:
         """Derive _pre, _at and _since from the records since the latest draw."""
@@ -964,7 +975,6 @@ class Game:
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
-        self._had_turn |= 1 << seat
         records = self._records
         records.append((seat, card, named))
         self._lp_seat = seat
@@ -1017,7 +1027,6 @@ class Game:
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
-        self._had_turn |= 1 << seat
         records = self._records
         records.append((seat, card, named))
         self._lp_seat = seat
@@ -1074,7 +1083,6 @@ class Game:
             skipped = (seat + self._dir) % self._n
             records.append((skipped, _SKIPPED, 0))
             self._since[skipped] = j
-            self._had_turn |= 1 << skipped
             nxt = (skipped + self._dir) % self._n
             self._turn = nxt
             deadline = self._clock = now + self._timeout
@@ -1133,7 +1141,7 @@ class Game:
                 self._had, self._counts = 0, [0] * self._n
             return None
         self._had, self._counts = had, counts
-        self._quick = ~self._had_turn & ((1 << self._n) - 1)  # judged now (T21.39)
+        self._quick = ~self._had_turn() & ((1 << self._n) - 1)  # judged now (T21.39)
         return self._tell_chances(had, now)
 
     def _valid_counts(self, s: int, j: int, last: int) -> int:
@@ -1199,7 +1207,6 @@ class Game:
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
-        self._had_turn |= 1 << seat
         pending = self._pending
         deck = self._deck
         if not pending and len(deck) > 1 and not timed_out:  # the commonest draw
@@ -1634,7 +1641,7 @@ class Game:
             "pending": self._pending, "first": self._first,
             # flat: seat, card id (-1 a draw, -2 a skipped turn), named suit or cards drawn
             "records": [x for r in self._records for x in r], "run_start": self._run_start(),
-            "had_turn": self._had_turn, "chances": list(self._chances),
+            "had_turn": self._had_turn(), "chances": list(self._chances),
             "chance_deadline": self._chance_dl, "had": self._had,
             "counts": list(self._counts), "quick": self._quick,
             "latest": [self._lp_seat, self._lp_index, self._lp_out],
@@ -1678,7 +1685,7 @@ class Game:
         if len(flat) % 3:
             raise ValueError("records come in threes")
         g._records = list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
-        g._had_turn = int(d["had_turn"])  # ("run_start" follows from the records)
+        # ("run_start" and "had_turn" follow from the records)
         g._index_run()
         g._chances = [int(c) for c in d["chances"]]
         g._chance_dl, g._had = _float_or_none(d["chance_deadline"]), int(d["had"])
