@@ -144,7 +144,7 @@ class Game:
     __slots__ = (
         "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
         "_discards", "_top",
-        "_fsuit", "_match", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
+        "_fsuit", "_match", "_dir", "_next", "_back", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
         "_pre", "_at", "_since", "_run_j", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
@@ -169,6 +169,8 @@ class Game:
     _match: int                   # the cards the seat on turn may play on the field (T5.3,
     #                               and T5.4 / しばり T7.3 while _pending): see _field_match
     _dir: int
+    _next: tuple[int, ...]        # _next[s]: the seat after s in the direction of play
+    _back: tuple[int, ...]        # ... and in the other direction (a reverse swaps them)
     _phase: str
     _turn: int                    # -1 while nobody is on turn
     _clock: float | None          # the deadline of the seat on turn, or of the auction
@@ -315,6 +317,7 @@ class Game:
         else:
             g._fsuit = SUIT[top]
         g._dir, g._pending, g._records = 1, 0, []
+        g._order_seats()
         g._match = g._field_match()
         g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
@@ -336,6 +339,12 @@ class Game:
             g._auction = first_player if bids is not None else -1
             g._clock = now + timeout
         return g
+
+    def _order_seats(self) -> None:
+        # (a table read is cheaper than `(seat + self._dir) % self._n` on every step)
+        n, d = self._n, self._dir
+        self._next = tuple((s + d) % n for s in range(n))
+        self._back = tuple((s - d) % n for s in range(n))
 
     def _had_turn(self) -> int:
         """Bit per seat that has had a turn (the standard quick dobon, T21.39): a seat with
@@ -992,7 +1001,7 @@ class Game:
         event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
                         "suit": SUITS[fsuit], "last_one": False, "pending_draw": pending,
                         "shibari": False, "direction": 1}
-        nxt = (seat + self._dir) % self._n
+        nxt = self._next[seat]
         self._turn = nxt
         deadline = self._clock = now + self._timeout
         turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
@@ -1050,6 +1059,7 @@ class Game:
             fsuit = self._fsuit = _STD_FSUIT[card]
             if effect is _REVERSE or effect is _REFLECT and pending:
                 self._dir = -self._dir
+                self._next, self._back = self._back, self._next
         match = STD_MATCH[fsuit][number]  # (see _field_match)
         self._match = ATTACKS | (FIVES & match) if pending else match
         if last_one:
@@ -1080,10 +1090,10 @@ class Game:
             if self._had:  # (_counts holds counts exactly when _had holds seats)
                 self._had, self._counts = 0, [0] * self._n
         if effect is _SKIP:  # T7.6: the skipped turn passes at once, leaving a record
-            skipped = (seat + self._dir) % self._n
+            skipped = self._next[seat]
             records.append((skipped, _SKIPPED, 0))
             self._since[skipped] = j
-            nxt = (skipped + self._dir) % self._n
+            nxt = self._next[skipped]
             self._turn = nxt
             deadline = self._clock = now + self._timeout
             events = [event, {"type": "skip", "to": None, "seat": skipped},
@@ -1091,7 +1101,7 @@ class Game:
             if chances:
                 events += chances
             return events
-        nxt = self._turn = (seat + self._dir) % self._n
+        nxt = self._turn = self._next[seat]
         turn = _TURN_EVENTS[nxt].copy()
         turn["deadline"] = self._clock = now + self._timeout
         if chances:
@@ -1224,7 +1234,7 @@ class Game:
                     self._last_one &= ~(1 << seat)
             drawn = _DRAWN_EVENTS[seat].copy()  # (see _PLAY_EVENTS)
             drawn["cards"] = [CODE[card]]
-            nxt = self._turn = (seat + self._dir) % self._n
+            nxt = self._turn = self._next[seat]
             turn = _TURN_EVENTS[nxt].copy()
             turn["deadline"] = self._clock = now + self._timeout
             return [_DRAW_EVENTS[seat].copy(), drawn, turn]
@@ -1251,7 +1261,7 @@ class Game:
             events.append(drawn)
         if ended:
             return events + self._finish_deck_out()
-        nxt = (seat + self._dir) % self._n
+        nxt = self._next[seat]
         self._turn = nxt
         turn = _TURN_EVENTS[nxt].copy()
         turn["deadline"] = self._clock = now + self._timeout
@@ -1674,6 +1684,7 @@ class Game:
         g._deck = list(reversed(parse_cards(d["deck"])))
         g._discards = parse_cards(d["discards"])
         g._top, g._fsuit, g._dir = card_id(d["top"]), int(d["field_suits"]), int(d["direction"])
+        g._order_seats()
         phase = d["phase"]
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}")
