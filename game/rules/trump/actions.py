@@ -90,16 +90,18 @@ DOBON_STD: tuple[TrumpAction, ...] = tuple(
     _action("dobon", OP_DOBON, {"type": "dobon", "count": k}, k) for k in range(60)
 )
 # The same by the card's bit rather than its id, which is what a listing reads, in two
-# halves: ids below HALF by 1 << id, the others by 1 << (id - HALF). Each half of a hand's
-# mask then fits one digit of a Python int, whose operators have a quick path.
+# halves: ids below HALF by the bit_length of 1 << id, the others by that of
+# 1 << (id - HALF) (index 0, no card, is empty). Each half of a hand's mask then fits one
+# digit of a Python int, whose operators have a quick path. (Tuples by bit_length rather
+# than dicts by the bit itself: a power of two is its own hash, so such keys share their
+# first slots in a dict and its lookups probe several of them.)
 HALF = 26  # spades and hearts; diamonds, clubs and the joker
 LOW_HALF = (1 << HALF) - 1
-ByBit = tuple[dict[int, tuple[TrumpAction, ...]], dict[int, tuple[TrumpAction, ...]]]
+ByBit = tuple[tuple[tuple[TrumpAction, ...], ...], tuple[tuple[TrumpAction, ...], ...]]
 
 
 def _by_bit(table: tuple[tuple[TrumpAction, ...], ...]) -> ByBit:
-    return ({1 << c: table[c] for c in range(HALF)},
-            {1 << (c - HALF): table[c] for c in range(HALF, N_IDS)})
+    return ((), *table[:HALF]), ((), *table[HALF:])
 
 
 AU_BY_BIT, STD_BY_BIT, STD_LO_BY_BIT = _by_bit(AU_PLAYS), _by_bit(STD_PLAYS), _by_bit(STD_PLAYS_LO)

@@ -144,7 +144,8 @@ class Game:
     __slots__ = (
         "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
         "_discards", "_top",
-        "_fsuit", "_match", "_dir", "_next", "_back", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
+        "_fsuit", "_match", "_dir", "_next", "_back", "_phase", "_turn", "_clock", "_pending",
+        "_first", "_records",
         "_pre", "_at", "_since", "_run_j", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
         "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
@@ -824,12 +825,12 @@ class Game:
                 part = playable & LOW_HALF
                 while part:
                     low = part & -part
-                    listed += low_half[low]
+                    listed += low_half[low.bit_length()]
                     part ^= low
                 part = playable >> HALF
                 while part:
                     low = part & -part
-                    listed += high_half[low]
+                    listed += high_half[low.bit_length()]
                     part ^= low
                 listed.append(A.DRAW)
                 return listed  # the caller's own: not kept
