@@ -25,6 +25,7 @@ from ..dobon_uno.rng import SeededRandom
 from . import actions as A
 from .actions import (
     AU_BY_BIT,
+    DRAW,
     HALF,
     IN_AU,
     IN_STD,
@@ -148,7 +149,7 @@ class Game:
         "_first", "_records",
         "_pre", "_at", "_since", "_run_j", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
-        "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
+        "_lp_seat", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
         "_auction", "_streaks", "_result", "_rng",
         "_mv_seat", "_mv_list", "_mv_tok", "_mv_plays", "_mv_table",
@@ -193,7 +194,6 @@ class Game:
     _counts: list[int]            # standard: bit k set when k is a valid count on that play
     _quick: int                   # standard: seats that had had no turn just after that play
     _lp_seat: int                 # who made the latest play, -1 for none
-    _lp_index: int                # its index in _records
     _lp_out: bool                 # the latest play went out
     _chain: list[tuple[int, int]]  # au: (seat, 0 dobon | 1 return); standard: (seat, count)
     _declared: int                # bit per seat that declared (dobon or return)
@@ -213,8 +213,9 @@ class Game:
     # What legal_actions last listed for _mv_seat, so that apply can take a listed action
     # without checking it again.
     _mv_seat: int                 # _NOBODY whenever the state changed since
-    _mv_list: list[Action] | None  # None: the seat on turn's plays and draw (not kept)
-    _mv_tok: int                  # the stamp of that listing on its actions
+    _mv_list: list[Action]        # that listing, when _mv_tok is a stamp
+    _mv_tok: int                  # the stamp of that listing on its actions, or _UNSTAMPED:
+    #                               the seat on turn's plays and draw (not kept)
     _mv_plays: int                # ... and its plays: these cards, of this table of
     _mv_table: int                # actions.py (IN_AU, IN_STD or IN_STD_LO; plays unstamped)
 
@@ -323,7 +324,7 @@ class Game:
         g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
         g._counts, g._quick = [0] * n, 0
-        g._lp_seat, g._lp_index, g._lp_out = -1, -1, False
+        g._lp_seat, g._lp_out = -1, False
         g._chain, g._declared, g._out, g._returners = [], 0, [[] for _ in range(n)], []
         g._losers, g._target = [], []
         g._last_one = sum(1 << s for s in last_one)
@@ -699,7 +700,7 @@ class Game:
                         return self._play_std(seat, op, action.named, action.last_one, now)
                     return self._play_au(seat, op, action.named, now)
             elif op == A.OP_DRAW:
-                if self._mv_list is None or action.stamp == self._mv_tok:
+                if self._mv_tok == _UNSTAMPED or action.stamp == self._mv_tok:
                     if type(now) is not float:
                         now = _as_time(now)
                     self._mv_seat = _NOBODY
@@ -798,7 +799,7 @@ class Game:
                     and self._lo_open != seat and self._phase is TURN):
                 # the commonest case, the seat on turn's plays and the draw: _turn_moves,
                 # inlined and unstamped (apply recognises the plays by _mv_plays
-                # and _mv_table, the draw by _mv_list being None)
+                # and _mv_table, the draw by _mv_tok)
                 hand = self._hands[seat]
                 size = len(hand)
                 if self._std:
@@ -808,9 +809,9 @@ class Game:
                             self._sig[seat]):
                         return self._listed_and_kept(seat)  # rare: a 役 to declare
                     elif size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
-                        self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
+                        self._mv_seat, self._mv_tok = seat, _UNSTAMPED
                         self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
-                        return [A.DRAW]
+                        return [DRAW]
                     elif size == 2:
                         plays, table = STD_LO_BY_BIT, IN_STD_LO
                     else:
@@ -818,8 +819,10 @@ class Game:
                 else:
                     plays, table = AU_BY_BIT, IN_AU
                 playable = self._masks[seat] & self._match
-                self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
-                self._mv_plays, self._mv_table = playable, table
+                self._mv_seat = seat
+                self._mv_tok = _UNSTAMPED
+                self._mv_plays = playable
+                self._mv_table = table
                 listed: list[Action] = []
                 low_half, high_half = plays  # lowest id first, by halves (see A.HALF)
                 part = playable & LOW_HALF
@@ -832,21 +835,19 @@ class Game:
                     low = part & -part
                     listed += high_half[low.bit_length()]
                     part ^= low
-                listed.append(A.DRAW)
+                listed.append(DRAW)
                 return listed  # the caller's own: not kept
             if type(seat) is not int or not 0 <= seat < self._n:
                 self._check_seat(seat)
             return self._listed_and_kept(seat)
-        kept = self._mv_list
-        if kept is None:  # listed by the inlined case above: list again, as it did
-            kept = []
-            self._turn_moves(seat, kept)
-            return kept
-        return kept[:]
+        if self._mv_tok == _UNSTAMPED:  # listed by the inlined case above: list again
+            listed = []
+            self._turn_moves(seat, listed)
+            return listed
+        return self._mv_list[:]
 
     def _listed_and_kept(self, seat: int) -> list[Action]:
         self._find_moves(seat)
-        assert self._mv_list is not None
         return self._mv_list[:]
 
     def _find_moves(self, seat: int) -> None:
@@ -905,7 +906,7 @@ class Game:
                 low = playable & -playable
                 listed += plays[low.bit_length() - 1]
                 playable ^= low
-        listed.append(A.DRAW)
+        listed.append(DRAW)
 
     def _refuse_play(self, seat: int, card: int, named: int, last_one: bool) -> NoReturn:
         """The rule's own code for a play that is not listed (T20.4 step 5)."""
@@ -988,7 +989,6 @@ class Game:
         records = self._records
         records.append((seat, card, named))
         self._lp_seat = seat
-        self._lp_index = len(records) - 1
         if not hand:
             return self._go_out(seat, card, named, now)
         if number == 2:
@@ -1040,7 +1040,6 @@ class Game:
         records = self._records
         records.append((seat, card, named))
         self._lp_seat = seat
-        self._lp_index = len(records) - 1
         if self._yaku:  # only a 役 exposes cards (T8.3)
             exposed = self._exposed[seat]
             if card in exposed:
@@ -1356,7 +1355,7 @@ class Game:
         """The last ``count`` plays of the run ending at the latest play (T13.4)."""
         records = self._records
         found: list[Record] = []
-        i = self._lp_index
+        i = len(records) - 1  # (records after the latest play are no plays)
         while len(found) < count:
             rec = records[i]
             if rec[1] >= 0:
@@ -1655,7 +1654,7 @@ class Game:
             "had_turn": self._had_turn(), "chances": list(self._chances),
             "chance_deadline": self._chance_dl, "had": self._had,
             "counts": list(self._counts), "quick": self._quick,
-            "latest": [self._lp_seat, self._lp_index, self._lp_out],
+            "latest": [self._lp_seat, self._latest_play_index(), self._lp_out],
             "chain": [list(c) for c in self._chain], "declared": self._declared,
             "out": [[CODE[c] for c in o] for o in self._out],
             "returners": list(self._returners), "losers": list(self._losers),
@@ -1703,7 +1702,7 @@ class Game:
         g._chance_dl, g._had = _float_or_none(d["chance_deadline"]), int(d["had"])
         g._counts, g._quick = [int(c) for c in d["counts"]], int(d["quick"])
         lp = d["latest"]
-        g._lp_seat, g._lp_index, g._lp_out = int(lp[0]), int(lp[1]), bool(lp[2])
+        g._lp_seat, g._lp_out = int(lp[0]), bool(lp[2])  # (its index follows from the records)
         g._chain = [(int(s), int(k)) for s, k in d["chain"]]
         g._declared = int(d["declared"])
         g._out = [parse_cards(o) for o in d["out"]]
@@ -1719,6 +1718,15 @@ class Game:
         g._rng = SeededRandom.from_state(d["rng"])
         g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = _NOBODY, [], -1, 0, 0
         return g
+
+    def _latest_play_index(self) -> int:
+        """The index in _records of the latest play, -1 before any: worked out when the
+        round is saved, rather than kept on every play."""
+        records = self._records
+        for i in range(len(records) - 1, -1, -1):
+            if records[i][1] >= 0:
+                return i
+        return -1
 
     def _run_start(self) -> int:
         """The index of the first record after the latest draw (0 before any)."""
