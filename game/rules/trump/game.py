@@ -143,7 +143,7 @@ class Game:
     """
 
     __slots__ = (
-        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
+        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_deck",
         "_discards", "_top",
         "_fsuit", "_match", "_dir", "_next", "_back", "_phase", "_turn", "_clock", "_pending",
         "_first", "_records",
@@ -163,7 +163,6 @@ class Game:
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
     _low_sum: int                 # standard: at most min(_sums), equal after each _open_std
     _jks: list[int]               # per seat, the jokers it holds
-    _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
     _deck: list[int]              # next card LAST
     _discards: list[int]          # the cards under the field card, oldest first
     _top: int                     # the field card
@@ -382,18 +381,16 @@ class Game:
     def _index_hands(self) -> None:
         # One plain loop: a round starts here. (map over a table's __getitem__ makes an
         # argument tuple per card, which cost several times as much.)
-        sums, masks, jks, sigs = [], [], [], []
+        sums, masks, jks = [], [], []
         for hand in self._hands:
-            total = mask = sig = 0
+            total = mask = 0
             for c in hand:
                 total += NUMBER[c]
                 mask |= _BIT[c]  # both jokers are one bit
-                sig += SIG[c]
             sums.append(total)
             masks.append(mask)
             jks.append(hand.count(JOKER))
-            sigs.append(sig)
-        self._sums, self._masks, self._jks, self._sig = sums, masks, jks, sigs
+        self._sums, self._masks, self._jks = sums, masks, jks
         self._low_sum = min(sums)
 
     def _field_match(self) -> int:
@@ -806,7 +803,7 @@ class Game:
                     if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
                         plays, table = STD_BY_BIT, IN_STD
                     elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
-                            self._sig[seat]):
+                            _signature(hand)):
                         return self._listed_and_kept(seat)  # rare: a 役 to declare
                     elif size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
                         self._mv_seat, self._mv_tok = seat, _UNSTAMPED
@@ -887,7 +884,7 @@ class Game:
         hand = self._hands[seat]
         if self._std:
             if (len(hand) == 5 and not self._yaku >> seat & 1
-                    and yaku_of_signature(self._sig[seat])):
+                    and yaku_of_signature(_signature(hand))):
                 listed.append(A.YAKU)
             size = len(hand)
             if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
@@ -1024,7 +1021,6 @@ class Game:
         left = sums[seat] = sums[seat] - number
         if left < self._low_sum:
             self._low_sum = left
-        self._sig[seat] -= SIG[card]
         if card != JOKER:
             self._masks[seat] ^= _BIT[card]
         else:
@@ -1227,7 +1223,6 @@ class Game:
             self._records.append(_DREW_ONE[seat])
             if self._std:
                 self._run_j = len(self._pre) - 1
-                self._sig[seat] += SIG[card]
                 if card == JOKER:
                     self._jks[seat] += 1
                 if self._last_one:
@@ -1292,16 +1287,14 @@ class Game:
                     ended = True
                     break
         hand += got
-        added, mask, sig = 0, self._masks[seat], 0  # (one loop: no generators)
+        added, mask = 0, self._masks[seat]  # (one loop: no generators)
         for c in got:
             added += NUMBER[c]
             mask |= _BIT[c]
-            sig += SIG[c]
         self._sums[seat] += added
         self._masks[seat] = mask
         if self._std:
             self._jks[seat] += got.count(JOKER)
-            self._sig[seat] += sig
         return got, shuffles, ended
 
     def _reshuffle(self) -> Event:
@@ -1388,7 +1381,7 @@ class Game:
         """T13.8, T14.8: the declarer (or returner) puts all its cards out."""
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
-        self._sums[seat] = self._jks[seat] = self._sig[seat] = self._masks[seat] = 0
+        self._sums[seat] = self._jks[seat] = self._masks[seat] = 0
         self._low_sum = 0
         self._exposed[seat] = []
         self._last_one &= ~(1 << seat)
@@ -1825,6 +1818,16 @@ def _shuffle_plan(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
 
 
 _SHUFFLE_PLANS: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
+
+
+def _signature(hand: list[int]) -> int:
+    """A hand's signature (cards.SIG summed), of which its 役 is a function: worked out at
+    the few turns that start with five cards, which costs less than keeping every seat's
+    up to date on every play and draw."""
+    signature = 0
+    for c in hand:
+        signature += SIG[c]
+    return signature
 
 
 def _plain(action: Action) -> dict[str, Any]:
