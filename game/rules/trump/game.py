@@ -688,7 +688,7 @@ class Game:
         if seat is self._mv_seat and type(action) is TrumpAction:  # perhaps listed just now
             op = action.op
             if op >= 0:
-                if (self._mv_plays >> op & 1 and action.tables & self._mv_table
+                if (_BIT[op] & self._mv_plays and action.tables & self._mv_table
                         or action.stamp == self._mv_tok):
                     if type(now) is not float:
                         now = _as_time(now)
@@ -1075,7 +1075,8 @@ class Game:
         j = len(pre)
         total = pre[-1] + number
         pre.append(total)
-        self._at.setdefault(total, j)
+        if number:  # (a new sum: only a JK leaves the sum as it was, already in _at)
+            self._at[total] = j
         self._since[seat] = j
         # _open_std behind a quick filter: a seat's valid count k needs its sum to be
         # the last k cards' sum, so at most the whole run's.
