@@ -31,6 +31,7 @@ from .actions import (
     IN_STD,
     IN_STD_LO,
     LOW_HALF,
+    OP_DRAW,
     STD_BY_BIT,
     STD_LO_BY_BIT,
     TrumpAction,
@@ -696,7 +697,7 @@ class Game:
                     if self._std:
                         return self._play_std(seat, op, action.named, action.last_one, now)
                     return self._play_au(seat, op, action.named, now)
-            elif op == A.OP_DRAW:
+            elif op == OP_DRAW:
                 if self._mv_tok == _UNSTAMPED or action.stamp == self._mv_tok:
                     if type(now) is not float:
                         now = _as_time(now)
@@ -1056,20 +1057,21 @@ class Game:
             if effect is _REVERSE or effect is _REFLECT and pending:
                 self._dir = -self._dir
                 self._next, self._back = self._back, self._next
-        match = STD_MATCH[fsuit][number]  # (see _field_match)
-        self._match = ATTACKS | (FIVES & match) if pending else match
-        if last_one:
-            self._last_one |= 1 << seat
-        elif len(hand) == 1:
-            self._lo_open = seat
         event = _PLAY_EVENTS[self._dir][seat].copy()  # (see _PLAY_EVENTS)
         event["cards"] = [CODE[card]]
         event["suit"] = [*_MASK_SUITS[fsuit]]
-        if last_one:
-            event["last_one"] = True
+        match = STD_MATCH[fsuit][number]  # (see _field_match)
         if pending:
+            self._match = ATTACKS | (FIVES & match)
             event["pending_draw"] = pending
             event["shibari"] = True
+        else:
+            self._match = match
+        if last_one:
+            self._last_one |= 1 << seat
+            event["last_one"] = True
+        elif len(hand) == 1:
+            self._lo_open = seat
         # _add_to_run, inlined: this is the commonest step of a standard round
         pre = self._pre
         j = len(pre)
@@ -1130,8 +1132,7 @@ class Game:
         total = pre[last]
         had, low = 0, sums[0]  # and the lowest sum, as builtin min is slow
         counts: list[int] = []
-        for s in range(self._n):
-            held = sums[s]
+        for s, held in enumerate(sums):
             if held < low:
                 low = held
             # at[total - held]: the first j whose prefix would leave that sum (the test
