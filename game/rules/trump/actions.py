@@ -56,8 +56,12 @@ def _play(card: int, suit: int, last_one: bool) -> TrumpAction:
 
 
 # PLAYS[card][suit + 1][last_one]: suit -1 for a play that names none.
+# Made in the order of their use, the commonest first (every card naming no suit, without
+# last one), so that the actions a listing touches lie together in memory.
+_MADE = {(lo, s, c): _play(c, s, lo)
+         for lo in (False, True) for s in range(-1, 4) for c in range(N_IDS)}
 PLAYS: tuple[tuple[tuple[TrumpAction, TrumpAction], ...], ...] = tuple(
-    tuple((_play(c, s, False), _play(c, s, True)) for s in range(-1, 4)) for c in range(N_IDS)
+    tuple((_MADE[False, s, c], _MADE[True, s, c]) for s in range(-1, 4)) for c in range(N_IDS)
 )
 
 
