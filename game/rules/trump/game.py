@@ -527,10 +527,9 @@ class Game:
     def to_act(self) -> list[int]:
         """The seats the round waits for: the seat on turn, the bidders still to bid, or
         the seats asked in a wait. Optional chances during a turn are not listed."""
-        phase = self._phase
-        if phase is TURN:
+        if self._phase is TURN:
             return [self._turn]
-        if phase is AUCTION:
+        if self._phase is AUCTION:
             assert self._bids is not None
             return [s for s, b in enumerate(self._bids) if b < 0]
         return [s for s, c in enumerate(self._chances) if c]
@@ -798,15 +797,15 @@ class Game:
                 # the commonest case, the seat on turn's plays and the draw: _turn_moves,
                 # inlined and unstamped (apply recognises the plays by _mv_plays
                 # and _mv_table, the draw by _mv_tok)
-                hand = self._hands[seat]
-                size = len(hand)
+                size = len(self._hands[seat])
                 if self._std:
                     if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
                         plays, table = STD_BY_BIT, IN_STD
                     elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
-                            _signature(hand)):
+                            _signature(self._hands[seat])):
                         return self._listed_and_kept(seat)  # rare: a 役 to declare
-                    elif size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
+                    elif size == 1 and (not self._last_one >> seat & 1
+                                        or self._hands[seat][0] == JOKER):
                         self._mv_seat, self._mv_tok = seat, _UNSTAMPED
                         self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
                         return [DRAW]
