@@ -1082,7 +1082,7 @@ class Game:
         # _open_std behind a quick filter: a seat's valid count k needs its sum to be
         # the last k cards' sum, so at most the whole run's.
         if total - pre[self._run_j] >= self._low_sum:
-            chances = self._open_std(seat, now)
+            chances = self._open_std(seat, now, total, j)
         else:
             chances = None
             if self._had:  # (_counts holds counts exactly when _had holds seats)
@@ -1118,7 +1118,7 @@ class Game:
             return None
         return self._tell_chances(had, now)
 
-    def _open_std(self, player: int, now: float) -> list[Event] | None:
+    def _open_std(self, player: int, now: float, total: int, last: int) -> list[Event] | None:
         """T13.2-T13.5: each seat's valid counts on the play just made (judged now, before
         a skip it causes).
 
@@ -1126,9 +1126,7 @@ class Game:
         valid count k exactly when ``_pre[j]`` equals that total minus its hand's sum for
         j = last - k at or after the start of its run.
         """
-        pre, at, sums = self._pre, self._at, self._sums
-        last = len(pre) - 1
-        total = pre[last]
+        at, sums = self._at, self._sums  # (total is _pre[last], the latest play's prefix)
         had, low = 0, sums[0]  # and the lowest sum, as builtin min is slow
         counts: list[int] = []
         for s, held in enumerate(sums):
@@ -1197,7 +1195,7 @@ class Game:
         ]
         if std:
             self._add_to_run(seat, card)
-            chances = self._open_std(seat, now)
+            chances = self._open_std(seat, now, self._pre[-1], len(self._pre) - 1)
         else:
             chances = self._open_au(seat, card, now)
         if chances:
