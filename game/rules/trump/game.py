@@ -791,53 +791,54 @@ class Game:
         [{'type': 'play', 'cards': ['S3']}, {'type': 'play', 'cards': ['H7']},
          {'type': 'draw'}]
         """
-        if seat != self._mv_seat:
-            if (seat is self._turn and not self._chances[seat]
-                    and self._lo_open != seat and self._phase is TURN):
-                # the commonest case, the seat on turn's plays and the draw: _turn_moves,
-                # inlined and unstamped (apply recognises the plays by _mv_plays
-                # and _mv_table, the draw by _mv_tok)
-                size = len(self._hands[seat])
-                if self._std:
-                    if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
-                        plays, table = STD_BY_BIT, IN_STD
-                    elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
-                            _signature(self._hands[seat])):
-                        return self._listed_and_kept(seat)  # rare: a 役 to declare
-                    elif size == 1 and (not self._last_one >> seat & 1
-                                        or self._hands[seat][0] == JOKER):
-                        self._mv_seat, self._mv_tok = seat, _UNSTAMPED
-                        self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
-                        return [DRAW]
-                    elif size == 2:
-                        plays, table = STD_LO_BY_BIT, IN_STD_LO
-                    else:
-                        plays, table = STD_BY_BIT, IN_STD
+        if (seat is self._turn and not self._chances[seat]
+                and self._lo_open != seat and self._phase is TURN):
+            # the commonest case, the seat on turn's plays and the draw: _turn_moves,
+            # inlined and unstamped (apply recognises the plays by _mv_plays
+            # and _mv_table, the draw by _mv_tok). Listed afresh even when this seat's
+            # listing is kept: it is the same list, found sooner than the kept one.
+            size = len(self._hands[seat])
+            if self._std:
+                if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
+                    plays, table = STD_BY_BIT, IN_STD
+                elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
+                        _signature(self._hands[seat])):
+                    return self._listed_and_kept(seat)  # rare: a 役 to declare
+                elif size == 1 and (not self._last_one >> seat & 1
+                                    or self._hands[seat][0] == JOKER):
+                    self._mv_seat, self._mv_tok = seat, _UNSTAMPED
+                    self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
+                    return [DRAW]
+                elif size == 2:
+                    plays, table = STD_LO_BY_BIT, IN_STD_LO
                 else:
-                    plays, table = AU_BY_BIT, IN_AU
-                playable = self._masks[seat] & self._match
-                self._mv_seat = seat
-                self._mv_tok = _UNSTAMPED
-                self._mv_plays = playable
-                self._mv_table = table
-                listed: list[Action] = []
-                low_half, high_half = plays  # lowest id first, by halves (see A.HALF)
-                part = playable & LOW_HALF
-                while part:
-                    low = part & -part
-                    listed += low_half[low.bit_length()]
-                    part ^= low
-                part = playable >> HALF
-                while part:
-                    low = part & -part
-                    listed += high_half[low.bit_length()]
-                    part ^= low
-                listed.append(DRAW)
-                return listed  # the caller's own: not kept
+                    plays, table = STD_BY_BIT, IN_STD
+            else:
+                plays, table = AU_BY_BIT, IN_AU
+            playable = self._masks[seat] & self._match
+            self._mv_seat = seat
+            self._mv_tok = _UNSTAMPED
+            self._mv_plays = playable
+            self._mv_table = table
+            listed: list[Action] = []
+            low_half, high_half = plays  # lowest id first, by halves (see A.HALF)
+            part = playable & LOW_HALF
+            while part:
+                low = part & -part
+                listed += low_half[low.bit_length()]
+                part ^= low
+            part = playable >> HALF
+            while part:
+                low = part & -part
+                listed += high_half[low.bit_length()]
+                part ^= low
+            listed.append(DRAW)
+            return listed  # the caller's own: not kept
+        if seat != self._mv_seat:
             if type(seat) is not int or not 0 <= seat < self._n:
                 self._check_seat(seat)
             return self._listed_and_kept(seat)
-        if self._mv_tok == _UNSTAMPED:  # listed by the inlined case above: list again
+        if self._mv_tok == _UNSTAMPED:  # (kept by the inlined case above: list again)
             listed = []
             self._turn_moves(seat, listed)
             return listed
