@@ -1129,7 +1129,7 @@ class Game:
         """
         at, sums = self._at, self._sums  # (total is _pre[last], the latest play's prefix)
         had, low = 0, sums[0]  # and the lowest sum, as builtin min is slow
-        counts: list[int] = []
+        counts: list[int] | None = None  # (made only for a seat with valid counts: rare)
         for s, held in enumerate(sums):
             if held < low:
                 low = held
@@ -1138,7 +1138,8 @@ class Game:
             if total - held in at and s != player:
                 valid = self._valid_counts(s, at[total - held], last)
                 if valid:
-                    counts = counts or [0] * self._n
+                    if counts is None:
+                        counts = [0] * self._n
                     counts[s] = valid
                     had |= 1 << s
         self._low_sum = low
@@ -1146,6 +1147,7 @@ class Game:
             if self._had:  # (_counts holds counts exactly when _had holds seats)
                 self._had, self._counts = 0, [0] * self._n
             return None
+        assert counts is not None  # (had holds a seat)
         self._had, self._counts = had, counts
         self._quick = ~self._had_turn() & ((1 << self._n) - 1)  # judged now (T21.39)
         return self._tell_chances(had, now)
