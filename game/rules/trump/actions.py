@@ -56,8 +56,12 @@ def _play(card: int, suit: int, last_one: bool) -> TrumpAction:
 
 
 # PLAYS[card][suit + 1][last_one]: suit -1 for a play that names none.
+# Made in the order of their use, the commonest first (every card naming no suit, without
+# last one), so that the actions a listing touches lie together in memory.
+_MADE = {(lo, s, c): _play(c, s, lo)
+         for lo in (False, True) for s in range(-1, 4) for c in range(N_IDS)}
 PLAYS: tuple[tuple[tuple[TrumpAction, TrumpAction], ...], ...] = tuple(
-    tuple((_play(c, s, False), _play(c, s, True)) for s in range(-1, 4)) for c in range(N_IDS)
+    tuple((_MADE[False, s, c], _MADE[True, s, c]) for s in range(-1, 4)) for c in range(N_IDS)
 )
 
 
@@ -90,16 +94,18 @@ DOBON_STD: tuple[TrumpAction, ...] = tuple(
     _action("dobon", OP_DOBON, {"type": "dobon", "count": k}, k) for k in range(60)
 )
 # The same by the card's bit rather than its id, which is what a listing reads, in two
-# halves: ids below HALF by 1 << id, the others by 1 << (id - HALF). Each half of a hand's
-# mask then fits one digit of a Python int, whose operators have a quick path.
+# halves: ids below HALF by the bit_length of 1 << id, the others by that of
+# 1 << (id - HALF) (index 0, no card, is empty). Each half of a hand's mask then fits one
+# digit of a Python int, whose operators have a quick path. (Tuples by bit_length rather
+# than dicts by the bit itself: a power of two is its own hash, so such keys share their
+# first slots in a dict and its lookups probe several of them.)
 HALF = 26  # spades and hearts; diamonds, clubs and the joker
 LOW_HALF = (1 << HALF) - 1
-ByBit = tuple[dict[int, tuple[TrumpAction, ...]], dict[int, tuple[TrumpAction, ...]]]
+ByBit = tuple[tuple[tuple[TrumpAction, ...], ...], tuple[tuple[TrumpAction, ...], ...]]
 
 
 def _by_bit(table: tuple[tuple[TrumpAction, ...], ...]) -> ByBit:
-    return ({1 << c: table[c] for c in range(HALF)},
-            {1 << (c - HALF): table[c] for c in range(HALF, N_IDS)})
+    return ((), *table[:HALF]), ((), *table[HALF:])
 
 
 AU_BY_BIT, STD_BY_BIT, STD_LO_BY_BIT = _by_bit(AU_PLAYS), _by_bit(STD_PLAYS), _by_bit(STD_PLAYS_LO)

@@ -25,11 +25,13 @@ from ..dobon_uno.rng import SeededRandom
 from . import actions as A
 from .actions import (
     AU_BY_BIT,
+    DRAW,
     HALF,
     IN_AU,
     IN_STD,
     IN_STD_LO,
     LOW_HALF,
+    OP_DRAW,
     STD_BY_BIT,
     STD_LO_BY_BIT,
     TrumpAction,
@@ -142,12 +144,13 @@ class Game:
     """
 
     __slots__ = (
-        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_sig", "_deck",
+        "_std", "_n", "_timeout", "_hands", "_masks", "_sums", "_low_sum", "_jks", "_deck",
         "_discards", "_top",
-        "_fsuit", "_dir", "_phase", "_turn", "_clock", "_pending", "_first", "_records",
-        "_pre", "_at", "_since", "_run_j", "_had_turn", "_chances", "_chance_dl",
+        "_fsuit", "_match", "_dir", "_next", "_back", "_phase", "_turn", "_clock", "_pending",
+        "_first", "_records",
+        "_pre", "_at", "_since", "_run_j", "_chances", "_chance_dl",
         "_had", "_counts", "_quick",
-        "_lp_seat", "_lp_index", "_lp_out", "_chain", "_declared", "_out", "_returners",
+        "_lp_seat", "_lp_out", "_chain", "_declared", "_out", "_returners",
         "_losers", "_target", "_last_one", "_lo_open", "_yaku", "_exposed", "_bids",
         "_auction", "_streaks", "_result", "_rng",
         "_mv_seat", "_mv_list", "_mv_tok", "_mv_plays", "_mv_table",
@@ -161,12 +164,15 @@ class Game:
     _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
     _low_sum: int                 # standard: at most min(_sums), equal after each _open_std
     _jks: list[int]               # per seat, the jokers it holds
-    _sig: list[int]               # standard: per seat, its hand's signature (cards.SIG)
     _deck: list[int]              # next card LAST
     _discards: list[int]          # the cards under the field card, oldest first
     _top: int                     # the field card
     _fsuit: int                   # au: the field suit; standard: the field's effective suits
+    _match: int                   # the cards the seat on turn may play on the field (T5.3,
+    #                               and T5.4 / しばり T7.3 while _pending): see _field_match
     _dir: int
+    _next: tuple[int, ...]        # _next[s]: the seat after s in the direction of play
+    _back: tuple[int, ...]        # ... and in the other direction (a reverse swaps them)
     _phase: str
     _turn: int                    # -1 while nobody is on turn
     _clock: float | None          # the deadline of the seat on turn, or of the auction
@@ -182,14 +188,12 @@ class Game:
     _at: dict[int, int]
     _since: list[int]
     _run_j: int
-    _had_turn: int                # bit per seat: it has had a turn (standard quick dobon)
     _chances: list[int]           # per seat, DOBON | RETURN bits
     _chance_dl: float | None      # when the open chances (or the current wait) lapse
     _had: int                     # bit per seat that had a dobon chance on the latest play
     _counts: list[int]            # standard: bit k set when k is a valid count on that play
     _quick: int                   # standard: seats that had had no turn just after that play
     _lp_seat: int                 # who made the latest play, -1 for none
-    _lp_index: int                # its index in _records
     _lp_out: bool                 # the latest play went out
     _chain: list[tuple[int, int]]  # au: (seat, 0 dobon | 1 return); standard: (seat, count)
     _declared: int                # bit per seat that declared (dobon or return)
@@ -208,9 +212,10 @@ class Game:
     _rng: SeededRandom
     # What legal_actions last listed for _mv_seat, so that apply can take a listed action
     # without checking it again.
-    _mv_seat: int | None          # None whenever the state changed since
-    _mv_list: list[Action] | None  # None: the seat on turn's plays and draw (not kept)
-    _mv_tok: int                  # the stamp of that listing on its actions
+    _mv_seat: int                 # _NOBODY whenever the state changed since
+    _mv_list: list[Action]        # that listing, when _mv_tok is a stamp
+    _mv_tok: int                  # the stamp of that listing on its actions, or _UNSTAMPED:
+    #                               the seat on turn's plays and draw (not kept)
     _mv_plays: int                # ... and its plays: these cards, of this table of
     _mv_table: int                # actions.py (IN_AU, IN_STD or IN_STD_LO; plays unstamped)
 
@@ -313,17 +318,19 @@ class Game:
             g._fsuit = ALL_SUITS if top == JOKER else 1 << SUIT[top]
         else:
             g._fsuit = SUIT[top]
-        g._dir, g._pending, g._records, g._had_turn = 1, 0, [], 0
+        g._dir, g._pending, g._records = 1, 0, []
+        g._order_seats()
+        g._match = g._field_match()
         g._index_run()
         g._chances, g._chance_dl, g._had = [0] * n, None, 0
         g._counts, g._quick = [0] * n, 0
-        g._lp_seat, g._lp_index, g._lp_out = -1, -1, False
+        g._lp_seat, g._lp_out = -1, False
         g._chain, g._declared, g._out, g._returners = [], 0, [[] for _ in range(n)], []
         g._losers, g._target = [], []
         g._last_one = sum(1 << s for s in last_one)
         g._lo_open, g._yaku, g._exposed = -1, 0, [[] for _ in range(n)]
         g._streaks, g._result, g._rng = streaks, None, rng
-        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
+        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = _NOBODY, [], -1, 0, 0
         if first_player is None:  # standard: the auction (T4)
             g._phase, g._turn, g._first, g._auction = AUCTION, -1, -1, -1
             g._bids = [-1] * n
@@ -334,6 +341,24 @@ class Game:
             g._auction = first_player if bids is not None else -1
             g._clock = now + timeout
         return g
+
+    def _order_seats(self) -> None:
+        # (a table read is cheaper than `(seat + self._dir) % self._n` on every step)
+        n, d = self._n, self._dir
+        self._next = tuple((s + d) % n for s in range(n))
+        self._back = tuple((s - d) % n for s in range(n))
+
+    def _had_turn(self) -> int:
+        """Bit per seat that has had a turn (the standard quick dobon, T21.39): a seat with
+        a record, as every play, draw and skipped turn leaves one (T13.1). Worked out when
+        a dobon chance opens, which is rare, rather than kept up to date on every step."""
+        everyone = (1 << self._n) - 1
+        had = 0
+        for seat, _, _ in self._records:
+            had |= 1 << seat
+            if had == everyone:
+                break
+        return had
 
     def _index_run(self) -> None:
         """Derive _pre, _at and _since from the records since the latest draw."""
@@ -357,19 +382,27 @@ class Game:
     def _index_hands(self) -> None:
         # One plain loop: a round starts here. (map over a table's __getitem__ makes an
         # argument tuple per card, which cost several times as much.)
-        sums, masks, jks, sigs = [], [], [], []
+        sums, masks, jks = [], [], []
         for hand in self._hands:
-            total = mask = sig = 0
+            total = mask = 0
             for c in hand:
                 total += NUMBER[c]
                 mask |= _BIT[c]  # both jokers are one bit
-                sig += SIG[c]
             sums.append(total)
             masks.append(mask)
             jks.append(hand.count(JOKER))
-            sigs.append(sig)
-        self._sums, self._masks, self._jks, self._sig = sums, masks, jks, sigs
+        self._sums, self._masks, self._jks = sums, masks, jks
         self._low_sum = min(sums)
+
+    def _field_match(self) -> int:
+        """The mask of the cards that may be played on the field now (au T5.3-T5.4,
+        standard T5.3 and しばり T7.3), kept in _match as the field changes: every listing
+        for the seat on turn reads it, and most steps are listings."""
+        number = NUMBER[self._top]
+        if self._std:
+            match = STD_MATCH[self._fsuit][number]
+            return ATTACKS | (FIVES & match) if self._pending else match
+        return TWOS if self._pending else AU_MATCH[self._fsuit][number]
 
     # ------------------------------------------------------------------ reading
 
@@ -494,10 +527,9 @@ class Game:
     def to_act(self) -> list[int]:
         """The seats the round waits for: the seat on turn, the bidders still to bid, or
         the seats asked in a wait. Optional chances during a turn are not listed."""
-        phase = self._phase
-        if phase is TURN:
+        if self._phase is TURN:
             return [self._turn]
-        if phase is AUCTION:
+        if self._phase is AUCTION:
             assert self._bids is not None
             return [s for s, b in enumerate(self._bids) if b < 0]
         return [s for s, c in enumerate(self._chances) if c]
@@ -542,7 +574,7 @@ class Game:
         self._find_moves(seat)
         if A.play(card, named, last_one).stamp != self._mv_tok:
             self._refuse_play(seat, card, named, last_one)
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_play(seat, card, named, last_one, now)
 
     def draw(self, seat: int, now: float) -> list[Event]:
@@ -550,7 +582,7 @@ class Game:
         now = _as_time(now)
         self._check_seat(seat)
         self._check_turn_action(seat)
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_draw(seat, now)
 
     def dobon(self, seat: int, now: float, count: int | None = None) -> list[Event]:
@@ -572,7 +604,7 @@ class Game:
             _fail("cannot_dobon", "this seat cannot dobon on the latest play")
         if self._std and (count is None or count < 1 or not self._counts[seat] >> count & 1):
             _fail("invalid_count", f"no valid target of {count} cards")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_dobon(seat, count or 0, now)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
@@ -585,7 +617,7 @@ class Game:
                                            and seat == self._lp_seat):
                 _fail("already_declared", "this seat has already returned")
             _fail("not_eligible_to_return", "this seat may not return now")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_return(seat, now)
 
     def decline(self, seat: int, now: float) -> list[Event]:
@@ -595,7 +627,7 @@ class Game:
         self._check_running()
         if not self._chances[seat]:
             _fail("nothing_to_decline", "this seat has no open chance")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_decline(seat, now, False)
 
     def bid(self, seat: int, amount: int, now: float) -> list[Event]:
@@ -614,7 +646,7 @@ class Game:
             _fail("not_bidding", "no auction is waiting for this seat's bid")
         if not _MIN_BID <= amount <= _MAX_BID:
             _fail("invalid_bid", "a bid is a whole number from 1 to 999")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_bid(seat, amount, now)
 
     def declare_last_one(self, seat: int, now: float) -> list[Event]:
@@ -624,7 +656,7 @@ class Game:
         self._check_running()
         if not self._may_last_one(seat):
             _fail("cannot_declare_last_one", "this seat may not declare last one now")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_last_one(seat)
 
     def declare_yaku(self, seat: int, now: float) -> list[Event]:
@@ -634,7 +666,7 @@ class Game:
         self._check_running()
         if not self._may_yaku(seat):
             _fail("no_yaku", "no 役 to declare now")
-        self._mv_seat = None
+        self._mv_seat = _NOBODY
         return self._do_yaku(seat)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
@@ -653,28 +685,27 @@ class Game:
         >>> [e["type"] for e in g.apply(0, {"type": "draw"}, 0.0)]
         ['draw', 'drawn', 'turn']
         """
-        if (seat == self._mv_seat and type(action) is TrumpAction
-                and type(seat) is int):  # perhaps listed just now
+        if seat is self._mv_seat and type(action) is TrumpAction:  # perhaps listed just now
             op = action.op
             if op >= 0:
-                if (self._mv_plays >> op & 1 and action.tables & self._mv_table
+                if (_BIT[op] & self._mv_plays and action.tables & self._mv_table
                         or action.stamp == self._mv_tok):
                     if type(now) is not float:
                         now = _as_time(now)
-                    self._mv_seat = None
+                    self._mv_seat = _NOBODY
                     if self._std:
                         return self._play_std(seat, op, action.named, action.last_one, now)
                     return self._play_au(seat, op, action.named, now)
-            elif op == A.OP_DRAW:
-                if self._mv_list is None or action.stamp == self._mv_tok:
+            elif op == OP_DRAW:
+                if self._mv_tok == _UNSTAMPED or action.stamp == self._mv_tok:
                     if type(now) is not float:
                         now = _as_time(now)
-                    self._mv_seat = None
+                    self._mv_seat = _NOBODY
                     return self._do_draw(seat, now)
             elif action.stamp == self._mv_tok:
                 if type(now) is not float:
                     now = _as_time(now)
-                self._mv_seat = None
+                self._mv_seat = _NOBODY
                 return _LISTED[op](self, seat, action.arg, now)
         return self._apply_checked(seat, action, now)
 
@@ -717,10 +748,10 @@ class Game:
         while True:
             clock, chance = self._clock, self._chance_dl
             if chance is not None and chance <= now and (clock is None or chance <= clock):
-                self._mv_seat = None
+                self._mv_seat = _NOBODY
                 events += self._lapse(chance)
             elif clock is not None and clock <= now:
-                self._mv_seat = None
+                self._mv_seat = _NOBODY
                 events += self._clock_timeout(clock)
             else:
                 return events
@@ -744,7 +775,7 @@ class Game:
             self._clock, self._chance_dl, _as_time(now), self._timeout
         )
         if events:
-            self._mv_seat = None  # what a seat may do is unchanged: keep no stale listing
+            self._mv_seat = _NOBODY  # what a seat may do is unchanged: keep no stale listing
         return events
 
     # ------------------------------------------------------------------ legal actions
@@ -760,67 +791,61 @@ class Game:
         [{'type': 'play', 'cards': ['S3']}, {'type': 'play', 'cards': ['H7']},
          {'type': 'draw'}]
         """
-        if self._mv_seat is None or seat != self._mv_seat:  # (an int against None is slow)
-            if (seat == self._turn and type(seat) is int and not self._chances[seat]
-                    and self._lo_open != seat and self._phase is TURN):
-                # the commonest case, the seat on turn's plays and the draw: _turn_moves,
-                # inlined and unstamped (apply recognises the plays by _mv_plays
-                # and _mv_table, the draw by _mv_list being None)
-                hand = self._hands[seat]
-                size = len(hand)
-                if self._std:
-                    if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
-                        plays, table = STD_BY_BIT, IN_STD
-                    elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
-                            self._sig[seat]):
-                        return self._listed_and_kept(seat)  # rare: a 役 to declare
-                    elif size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
-                        self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
-                        self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
-                        return [A.DRAW]
-                    elif size == 2:
-                        plays, table = STD_LO_BY_BIT, IN_STD_LO
-                    else:
-                        plays, table = STD_BY_BIT, IN_STD
-                    match = STD_MATCH[self._fsuit][NUMBER[self._top]]
-                    if self._pending:  # しばり: an attack card, or a matching 5
-                        match = ATTACKS | (FIVES & match)
-                    playable = self._masks[seat] & match
+        if (seat is self._turn and not self._chances[seat]
+                and self._lo_open != seat and self._phase is TURN):
+            # the commonest case, the seat on turn's plays and the draw: _turn_moves,
+            # inlined and unstamped (apply recognises the plays by _mv_plays
+            # and _mv_table, the draw by _mv_tok). Listed afresh even when this seat's
+            # listing is kept: it is the same list, found sooner than the kept one.
+            size = len(self._hands[seat])
+            if self._std:
+                if size > 5 or size == 3 or size == 4:  # no 役, no last one to mind
+                    plays, table = STD_BY_BIT, IN_STD
+                elif size == 5 and not self._yaku >> seat & 1 and yaku_of_signature(
+                        _signature(self._hands[seat])):
+                    return self._listed_and_kept(seat)  # rare: a 役 to declare
+                elif size == 1 and (not self._last_one >> seat & 1
+                                    or self._hands[seat][0] == JOKER):
+                    self._mv_seat, self._mv_tok = seat, _UNSTAMPED
+                    self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
+                    return [DRAW]
+                elif size == 2:
+                    plays, table = STD_LO_BY_BIT, IN_STD_LO
                 else:
-                    if self._pending:
-                        playable = self._masks[seat] & TWOS
-                    else:
-                        playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
-                    plays, table = AU_BY_BIT, IN_AU
-                self._mv_seat, self._mv_list, self._mv_tok = seat, None, _UNSTAMPED
-                self._mv_plays, self._mv_table = playable, table
-                listed: list[Action] = []
-                low_half, high_half = plays  # lowest id first, by halves (see A.HALF)
-                part = playable & LOW_HALF
-                while part:
-                    low = part & -part
-                    listed += low_half[low]
-                    part ^= low
-                part = playable >> HALF
-                while part:
-                    low = part & -part
-                    listed += high_half[low]
-                    part ^= low
-                listed.append(A.DRAW)
-                return listed  # the caller's own: not kept
+                    plays, table = STD_BY_BIT, IN_STD
+            else:
+                plays, table = AU_BY_BIT, IN_AU
+            playable = self._masks[seat] & self._match
+            self._mv_seat = seat
+            self._mv_tok = _UNSTAMPED
+            self._mv_plays = playable
+            self._mv_table = table
+            listed: list[Action] = []
+            low_half, high_half = plays  # lowest id first, by halves (see A.HALF)
+            part = playable & LOW_HALF
+            while part:
+                low = part & -part
+                listed += low_half[low.bit_length()]
+                part ^= low
+            part = playable >> HALF
+            while part:
+                low = part & -part
+                listed += high_half[low.bit_length()]
+                part ^= low
+            listed.append(DRAW)
+            return listed  # the caller's own: not kept
+        if seat != self._mv_seat:
             if type(seat) is not int or not 0 <= seat < self._n:
                 self._check_seat(seat)
             return self._listed_and_kept(seat)
-        kept = self._mv_list
-        if kept is None:  # listed by the inlined case above: list again, as it did
-            kept = []
-            self._turn_moves(seat, kept)
-            return kept
-        return kept[:]
+        if self._mv_tok == _UNSTAMPED:  # (kept by the inlined case above: list again)
+            listed = []
+            self._turn_moves(seat, listed)
+            return listed
+        return self._mv_list[:]
 
     def _listed_and_kept(self, seat: int) -> list[Action]:
         self._find_moves(seat)
-        assert self._mv_list is not None
         return self._mv_list[:]
 
     def _find_moves(self, seat: int) -> None:
@@ -860,32 +885,26 @@ class Game:
         hand = self._hands[seat]
         if self._std:
             if (len(hand) == 5 and not self._yaku >> seat & 1
-                    and yaku_of_signature(self._sig[seat])):
+                    and yaku_of_signature(_signature(hand))):
                 listed.append(A.YAKU)
             size = len(hand)
             if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
                 pass  # going-out-forbidden (T8.2): the draw only
             else:
                 plays = A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS
-                match = STD_MATCH[self._fsuit][NUMBER[self._top]]
-                if self._pending:  # しばり: any attack card, or a reflect card that matches
-                    match = ATTACKS | (FIVES & match)
-                playable = self._masks[seat] & match
+                playable = self._masks[seat] & self._match
                 while playable:  # lowest id first
                     low = playable & -playable
                     listed += plays[low.bit_length() - 1]
                     playable ^= low
         else:
             plays = A.AU_PLAYS
-            if self._pending:
-                playable = self._masks[seat] & TWOS
-            else:
-                playable = self._masks[seat] & AU_MATCH[self._fsuit][NUMBER[self._top]]
+            playable = self._masks[seat] & self._match
             while playable:  # lowest id first
                 low = playable & -playable
                 listed += plays[low.bit_length() - 1]
                 playable ^= low
-        listed.append(A.DRAW)
+        listed.append(DRAW)
 
     def _refuse_play(self, seat: int, card: int, named: int, last_one: bool) -> NoReturn:
         """The rule's own code for a play that is not listed (T20.4 step 5)."""
@@ -965,11 +984,9 @@ class Game:
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
-        self._had_turn |= 1 << seat
         records = self._records
         records.append((seat, card, named))
         self._lp_seat = seat
-        self._lp_index = len(records) - 1
         if not hand:
             return self._go_out(seat, card, named, now)
         if number == 2:
@@ -979,10 +996,11 @@ class Game:
             pending = self._pending
             fsuit = named if named >= 0 else SUIT[card]
         self._fsuit = fsuit
+        self._match = TWOS if pending else AU_MATCH[fsuit][number]  # (see _field_match)
         event: Event = {"type": "play", "to": None, "seat": seat, "cards": [CODE[card]],
                         "suit": SUITS[fsuit], "last_one": False, "pending_draw": pending,
                         "shibari": False, "direction": 1}
-        nxt = (seat + self._dir) % self._n
+        nxt = self._next[seat]
         self._turn = nxt
         deadline = self._clock = now + self._timeout
         turn: Event = {"type": "turn", "to": None, "seat": nxt, "deadline": deadline}
@@ -1004,7 +1022,6 @@ class Game:
         left = sums[seat] = sums[seat] - number
         if left < self._low_sum:
             self._low_sum = left
-        self._sig[seat] -= SIG[card]
         if card != JOKER:
             self._masks[seat] ^= _BIT[card]
         else:
@@ -1017,11 +1034,9 @@ class Game:
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
-        self._had_turn |= 1 << seat
         records = self._records
         records.append((seat, card, named))
         self._lp_seat = seat
-        self._lp_index = len(records) - 1
         if self._yaku:  # only a 役 exposes cards (T8.3)
             exposed = self._exposed[seat]
             if card in exposed:
@@ -1041,39 +1056,43 @@ class Game:
             fsuit = self._fsuit = _STD_FSUIT[card]
             if effect is _REVERSE or effect is _REFLECT and pending:
                 self._dir = -self._dir
-        if last_one:
-            self._last_one |= 1 << seat
-        elif len(hand) == 1:
-            self._lo_open = seat
+                self._next, self._back = self._back, self._next
         event = _PLAY_EVENTS[self._dir][seat].copy()  # (see _PLAY_EVENTS)
         event["cards"] = [CODE[card]]
         event["suit"] = [*_MASK_SUITS[fsuit]]
-        if last_one:
-            event["last_one"] = True
+        match = STD_MATCH[fsuit][number]  # (see _field_match)
         if pending:
+            self._match = ATTACKS | (FIVES & match)
             event["pending_draw"] = pending
             event["shibari"] = True
+        else:
+            self._match = match
+        if last_one:
+            self._last_one |= 1 << seat
+            event["last_one"] = True
+        elif len(hand) == 1:
+            self._lo_open = seat
         # _add_to_run, inlined: this is the commonest step of a standard round
         pre = self._pre
         j = len(pre)
         total = pre[-1] + number
         pre.append(total)
-        self._at.setdefault(total, j)
+        if number:  # (a new sum: only a JK leaves the sum as it was, already in _at)
+            self._at[total] = j
         self._since[seat] = j
         # _open_std behind a quick filter: a seat's valid count k needs its sum to be
         # the last k cards' sum, so at most the whole run's.
         if total - pre[self._run_j] >= self._low_sum:
-            chances = self._open_std(seat, now)
+            chances = self._open_std(seat, now, total, j)
         else:
             chances = None
             if self._had:  # (_counts holds counts exactly when _had holds seats)
                 self._had, self._counts = 0, [0] * self._n
         if effect is _SKIP:  # T7.6: the skipped turn passes at once, leaving a record
-            skipped = (seat + self._dir) % self._n
+            skipped = self._next[seat]
             records.append((skipped, _SKIPPED, 0))
             self._since[skipped] = j
-            self._had_turn |= 1 << skipped
-            nxt = (skipped + self._dir) % self._n
+            nxt = self._next[skipped]
             self._turn = nxt
             deadline = self._clock = now + self._timeout
             events = [event, {"type": "skip", "to": None, "seat": skipped},
@@ -1081,7 +1100,7 @@ class Game:
             if chances:
                 events += chances
             return events
-        nxt = self._turn = (seat + self._dir) % self._n
+        nxt = self._turn = self._next[seat]
         turn = _TURN_EVENTS[nxt].copy()
         turn["deadline"] = self._clock = now + self._timeout
         if chances:
@@ -1100,7 +1119,7 @@ class Game:
             return None
         return self._tell_chances(had, now)
 
-    def _open_std(self, player: int, now: float) -> list[Event] | None:
+    def _open_std(self, player: int, now: float, total: int, last: int) -> list[Event] | None:
         """T13.2-T13.5: each seat's valid counts on the play just made (judged now, before
         a skip it causes).
 
@@ -1108,13 +1127,10 @@ class Game:
         valid count k exactly when ``_pre[j]`` equals that total minus its hand's sum for
         j = last - k at or after the start of its run.
         """
-        pre, at, sums = self._pre, self._at, self._sums
-        last = len(pre) - 1
-        total = pre[last]
+        at, sums = self._at, self._sums  # (total is _pre[last], the latest play's prefix)
         had, low = 0, sums[0]  # and the lowest sum, as builtin min is slow
-        counts: list[int] = []
-        for s in range(self._n):
-            held = sums[s]
+        counts: list[int] | None = None  # (made only for a seat with valid counts: rare)
+        for s, held in enumerate(sums):
             if held < low:
                 low = held
             # at[total - held]: the first j whose prefix would leave that sum (the test
@@ -1122,7 +1138,8 @@ class Game:
             if total - held in at and s != player:
                 valid = self._valid_counts(s, at[total - held], last)
                 if valid:
-                    counts = counts or [0] * self._n
+                    if counts is None:
+                        counts = [0] * self._n
                     counts[s] = valid
                     had |= 1 << s
         self._low_sum = low
@@ -1130,8 +1147,9 @@ class Game:
             if self._had:  # (_counts holds counts exactly when _had holds seats)
                 self._had, self._counts = 0, [0] * self._n
             return None
+        assert counts is not None  # (had holds a seat)
         self._had, self._counts = had, counts
-        self._quick = ~self._had_turn & ((1 << self._n) - 1)  # judged now (T21.39)
+        self._quick = ~self._had_turn() & ((1 << self._n) - 1)  # judged now (T21.39)
         return self._tell_chances(had, now)
 
     def _valid_counts(self, s: int, j: int, last: int) -> int:
@@ -1168,6 +1186,7 @@ class Game:
         """T10: the last card has no effect; the round waits for dobons (T10.4)."""
         std = self._std
         self._fsuit = (1 << SUIT[card]) if std else SUIT[card]
+        self._match = self._field_match()
         self._lp_out = True
         self._phase, self._turn, self._clock = AGARI_WAIT, -1, None
         events: list[Event] = [
@@ -1179,7 +1198,7 @@ class Game:
         ]
         if std:
             self._add_to_run(seat, card)
-            chances = self._open_std(seat, now)
+            chances = self._open_std(seat, now, self._pre[-1], len(self._pre) - 1)
         else:
             chances = self._open_au(seat, card, now)
         if chances:
@@ -1196,7 +1215,6 @@ class Game:
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
-        self._had_turn |= 1 << seat
         pending = self._pending
         deck = self._deck
         if not pending and len(deck) > 1 and not timed_out:  # the commonest draw
@@ -1207,20 +1225,21 @@ class Game:
             self._records.append(_DREW_ONE[seat])
             if self._std:
                 self._run_j = len(self._pre) - 1
-                self._sig[seat] += SIG[card]
                 if card == JOKER:
                     self._jks[seat] += 1
                 if self._last_one:
                     self._last_one &= ~(1 << seat)
             drawn = _DRAWN_EVENTS[seat].copy()  # (see _PLAY_EVENTS)
             drawn["cards"] = [CODE[card]]
-            nxt = self._turn = (seat + self._dir) % self._n
+            nxt = self._turn = self._next[seat]
             turn = _TURN_EVENTS[nxt].copy()
             turn["deadline"] = self._clock = now + self._timeout
             return [_DRAW_EVENTS[seat].copy(), drawn, turn]
         count = pending or 1
         got, shuffles, ended = self._draw_cards(seat, count)
-        self._pending = 0
+        if pending:
+            self._pending = 0
+            self._match = self._field_match()
         self._records.append((seat, _DREW, len(got)))
         if self._std:
             self._run_j = len(self._pre) - 1
@@ -1239,7 +1258,7 @@ class Game:
             events.append(drawn)
         if ended:
             return events + self._finish_deck_out()
-        nxt = (seat + self._dir) % self._n
+        nxt = self._next[seat]
         self._turn = nxt
         turn = _TURN_EVENTS[nxt].copy()
         turn["deadline"] = self._clock = now + self._timeout
@@ -1270,16 +1289,14 @@ class Game:
                     ended = True
                     break
         hand += got
-        added, mask, sig = 0, self._masks[seat], 0  # (one loop: no generators)
+        added, mask = 0, self._masks[seat]  # (one loop: no generators)
         for c in got:
             added += NUMBER[c]
             mask |= _BIT[c]
-            sig += SIG[c]
         self._sums[seat] += added
         self._masks[seat] = mask
         if self._std:
             self._jks[seat] += got.count(JOKER)
-            self._sig[seat] += sig
         return got, shuffles, ended
 
     def _reshuffle(self) -> Event:
@@ -1333,7 +1350,7 @@ class Game:
         """The last ``count`` plays of the run ending at the latest play (T13.4)."""
         records = self._records
         found: list[Record] = []
-        i = self._lp_index
+        i = len(records) - 1  # (records after the latest play are no plays)
         while len(found) < count:
             rec = records[i]
             if rec[1] >= 0:
@@ -1366,7 +1383,7 @@ class Game:
         """T13.8, T14.8: the declarer (or returner) puts all its cards out."""
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
-        self._sums[seat] = self._jks[seat] = self._sig[seat] = self._masks[seat] = 0
+        self._sums[seat] = self._jks[seat] = self._masks[seat] = 0
         self._low_sum = 0
         self._exposed[seat] = []
         self._last_one &= ~(1 << seat)
@@ -1629,10 +1646,10 @@ class Game:
             "pending": self._pending, "first": self._first,
             # flat: seat, card id (-1 a draw, -2 a skipped turn), named suit or cards drawn
             "records": [x for r in self._records for x in r], "run_start": self._run_start(),
-            "had_turn": self._had_turn, "chances": list(self._chances),
+            "had_turn": self._had_turn(), "chances": list(self._chances),
             "chance_deadline": self._chance_dl, "had": self._had,
             "counts": list(self._counts), "quick": self._quick,
-            "latest": [self._lp_seat, self._lp_index, self._lp_out],
+            "latest": [self._lp_seat, self._latest_play_index(), self._lp_out],
             "chain": [list(c) for c in self._chain], "declared": self._declared,
             "out": [[CODE[c] for c in o] for o in self._out],
             "returners": list(self._returners), "losers": list(self._losers),
@@ -1662,23 +1679,25 @@ class Game:
         g._deck = list(reversed(parse_cards(d["deck"])))
         g._discards = parse_cards(d["discards"])
         g._top, g._fsuit, g._dir = card_id(d["top"]), int(d["field_suits"]), int(d["direction"])
+        g._order_seats()
         phase = d["phase"]
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}")
         g._phase = PHASES[PHASES.index(phase)]  # the module's own string: compared with `is`
         g._turn, g._clock = int(d["turn"]), _float_or_none(d["clock"])
         g._pending, g._first = int(d["pending"]), int(d["first"])
+        g._match = g._field_match()
         flat = [int(x) for x in d["records"]]
         if len(flat) % 3:
             raise ValueError("records come in threes")
         g._records = list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
-        g._had_turn = int(d["had_turn"])  # ("run_start" follows from the records)
+        # ("run_start" and "had_turn" follow from the records)
         g._index_run()
         g._chances = [int(c) for c in d["chances"]]
         g._chance_dl, g._had = _float_or_none(d["chance_deadline"]), int(d["had"])
         g._counts, g._quick = [int(c) for c in d["counts"]], int(d["quick"])
         lp = d["latest"]
-        g._lp_seat, g._lp_index, g._lp_out = int(lp[0]), int(lp[1]), bool(lp[2])
+        g._lp_seat, g._lp_out = int(lp[0]), bool(lp[2])  # (its index follows from the records)
         g._chain = [(int(s), int(k)) for s, k in d["chain"]]
         g._declared = int(d["declared"])
         g._out = [parse_cards(o) for o in d["out"]]
@@ -1692,8 +1711,17 @@ class Game:
             raise ValueError("one streak per seat")
         g._result = Result.from_dict(d["result"]) if d["result"] is not None else None
         g._rng = SeededRandom.from_state(d["rng"])
-        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = None, [], -1, 0, 0
+        g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = _NOBODY, [], -1, 0, 0
         return g
+
+    def _latest_play_index(self) -> int:
+        """The index in _records of the latest play, -1 before any: worked out when the
+        round is saved, rather than kept on every play."""
+        records = self._records
+        for i in range(len(records) - 1, -1, -1):
+            if records[i][1] >= 0:
+                return i
+        return -1
 
     def _run_start(self) -> int:
         """The index of the first record after the latest draw (0 before any)."""
@@ -1713,6 +1741,14 @@ class Game:
 
 
 # ---------------------------------------------------------------------- helpers
+
+# _mv_seat when no listing is kept. apply compares a seat with _mv_seat (and
+# legal_actions with _turn) by identity, which spares a type() call on every step: a
+# seat that is the very int object kept there is an int, and an equal seat of another
+# type (True, 1.0) never is. Seats are small ints, one object each in CPython (an equal
+# int that is another object only takes the slower path, to the same answer); this one
+# is not small, so no caller's int is it, yet one digit, which == compares quickly.
+_NOBODY = -(1 << 20)
 
 _TOKENS = itertools.count()  # one stamp per legal_actions listing, never reused
 _UNSTAMPED = -2  # _mv_tok of a listing that stamped nothing: no action carries it
@@ -1784,6 +1820,16 @@ def _shuffle_plan(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
 
 
 _SHUFFLE_PLANS: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
+
+
+def _signature(hand: list[int]) -> int:
+    """A hand's signature (cards.SIG summed), of which its 役 is a function: worked out at
+    the few turns that start with five cards, which costs less than keeping every seat's
+    up to date on every play and draw."""
+    signature = 0
+    for c in hand:
+        signature += SIG[c]
+    return signature
 
 
 def _plain(action: Action) -> dict[str, Any]:

@@ -224,9 +224,9 @@ def probe(g: Game, rng: random.Random, now: float) -> None:
 def check_derived(g: Game) -> None:
     """White-box: what the engine keeps up to date equals what it derives on load."""
     fresh = Game.from_dict(g.to_dict())
-    names = ["_sums", "_masks"]
+    names = ["_sums", "_masks", "_match", "_next", "_back"]
     if g.preset == "standard":
-        names += ["_jks", "_sig", "_pre", "_at", "_since", "_run_j"]
+        names += ["_jks", "_pre", "_at", "_since", "_run_j"]
     for name in names:
         assert getattr(g, name) == getattr(fresh, name), name
 
