@@ -10,6 +10,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+# Close codes that mean "not now, try again" (docs/protocol.md): too many sockets or
+# handshakes from this address or in this process, a full process.
+COME_BACK_LATER = frozenset({4410, 4411, 4503})
+COME_BACK_TRIES = 12
+
 
 @dataclass
 class Sent:
@@ -48,14 +53,33 @@ class Player:
     restarting: bool = False
 
     async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
-        gate = self.gate or asyncio.Semaphore(1)
-        async with gate:  # until the first state: daphne drops a handshake not done in 5 s
-            if not await self.connect():
-                return
-            first = await self.ws.recv()
+        first = await self.first_state()
+        if first is None:
+            return
         self.receive(first, stop, rng)
         async for raw in self.ws:
             self.receive(raw, stop, rng)
+
+    async def first_state(self) -> str | bytes | None:
+        """Connect and read the first state; a socket told to come back later (4410, 4411,
+        4503: docs/protocol.md) tries again after a backoff, as the browser's table and
+        docs/bot-client.py do. None when it never got in."""
+        from websockets.exceptions import ConnectionClosed
+
+        gate = self.gate or asyncio.Semaphore(1)
+        for attempt in range(COME_BACK_TRIES):
+            async with gate:  # until the first state: daphne drops a handshake not done in 5 s
+                if not await self.connect():
+                    return None
+                try:
+                    return await self.ws.recv()  # type: ignore[no-any-return]
+                except ConnectionClosed as closed:
+                    code = closed.rcvd.code if closed.rcvd else None
+                    if code not in COME_BACK_LATER:
+                        raise
+            self.retries += 1  # the gate is free meanwhile: others may try
+            await asyncio.sleep(min(0.5 * 2**attempt, 4.0))
+        return None
 
     async def connect(self) -> bool:
         from websockets.asyncio.client import connect
