@@ -269,6 +269,11 @@ return math.max(redis.call('PTTL', KEYS[1]), 1)
 """
 
 
+# Sockets refreshed per Redis pipeline: small enough that packing and parsing one stays
+# a few milliseconds of the event loop, large enough to keep round trips few.
+REFRESH_BATCH = 100
+
+
 class RedisStore:
     """Shared by every process: `dobon:ws:user:<id>` (channels), `dobon:ws:room:<id>`
     (["username", channel] members, ["username", channel, user id] for a program's
@@ -336,21 +341,27 @@ class RedisStore:
         return sorted(n.decode() if isinstance(n, bytes) else n for n in names), bool(left)
 
     async def refresh(self, entries: list[Entry], now: float, ttl: float) -> None:
-        if not entries:
-            return
+        """Push every entry's expiry to `now + ttl`, in pipelines of REFRESH_BATCH
+        entries: redis-py packs a pipeline's commands and parses its answers in one go
+        on the event loop, and one pipeline for a process's every socket (five commands
+        a socket) held its loop, and every move waiting on it, for tens of milliseconds
+        at a thousand sockets, every `ttl / 3` seconds (issue #22's human-pace tail)."""
         until, keep = now + ttl, int(ttl * 2) + 1
-        keys: set[str] = set()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for e in entries:
-                room, names, watch = self.room_keys(e.room_id)
-                pipe.zadd(self.user_key(e), {e.channel: until}, xx=True)
-                pipe.zadd(room, {self.member(e): until}, xx=True)
-                if e.watcher:
-                    pipe.zadd(watch, {e.channel: until}, xx=True)
-                keys |= {self.user_key(e), room, names, watch}
-            for key in keys:
-                pipe.expire(key, keep)
-            await pipe.execute()
+        expiring: set[str] = set()  # keys given their expiry already this round
+        for start in range(0, len(entries), REFRESH_BATCH):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for e in entries[start:start + REFRESH_BATCH]:
+                    user = self.user_key(e)
+                    room, names, watch = self.room_keys(e.room_id)
+                    pipe.zadd(user, {e.channel: until}, xx=True)
+                    pipe.zadd(room, {self.member(e): until}, xx=True)
+                    if e.watcher:
+                        pipe.zadd(watch, {e.channel: until}, xx=True)
+                    for key in (user, room, names, watch):
+                        if key not in expiring:
+                            expiring.add(key)
+                            pipe.expire(key, keep)
+                await pipe.execute()
 
     async def purge(self, room_ids: set[int], now: float) -> set[int]:
         changed = set()
