@@ -69,3 +69,14 @@ _real_sleep = asyncio.sleep
 
 async def _no_wait(seconds: float, *args: Any) -> None:
     await _real_sleep(0)
+
+
+def test_the_slowest_moves_are_reported_with_when_they_were_sent_in_the_window():
+    from game.management.bench.players import Sent, slowest
+
+    a, b = player(1), player(1)
+    # Three actions at 100.0 s, 105.0 s and 110.0 s of the clock; the window began at 100.
+    a.sent = [Sent(1, 1, 100.0), Sent(1, 2, 105.0), Sent(1, 3, 110.0)]
+    a.arrivals = [(1, 2, 100.01), (1, 3, 105.9), (1, 4, 110.02)]
+    b.arrivals = [(1, 2, 100.02), (1, 3, 105.5), (1, 4, 110.3)]
+    assert slowest([a, b], 100.0, 200.0, count=2) == [(5.0, 900.0), (10.0, 300.0)]

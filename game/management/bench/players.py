@@ -229,6 +229,20 @@ def percentile(values: list[float], q: float) -> float:
 def delays(players: list[Player], since: float = 0.0, until: float = float("inf")) -> list[float]:
     """Per accepted action sent in [since, until): until every player of its room had a
     newer state."""
+    return [delay for _, delay in timed_delays(players, since, until)]
+
+
+def slowest(players: list[Player], since: float, until: float,
+            count: int = 3) -> list[tuple[float, float]]:
+    """The `count` slowest of `delays`, as (seconds into the window when the action was
+    sent, ms): tells a stall at an attack's start from one in its middle."""
+    worst = sorted(timed_delays(players, since, until), key=lambda d: d[1], reverse=True)
+    return [(round(at - since, 1), round(delay * 1000, 1)) for at, delay in worst[:count]]
+
+
+def timed_delays(players: list[Player], since: float = 0.0,
+                 until: float = float("inf")) -> list[tuple[float, float]]:
+    """`delays` with the moment each action was sent: (sent at, delay in seconds)."""
     by_room: dict[int, list[Player]] = {}
     for p in players:
         by_room.setdefault(p.room, []).append(p)
@@ -247,7 +261,7 @@ def delays(players: list[Player], since: float = 0.0, until: float = float("inf"
                         break
                     last = max(last, t)
                 if last == last:  # not NaN: every player saw it
-                    out.append(last - sent.at)
+                    out.append((sent.at, last - sent.at))
     return out
 
 

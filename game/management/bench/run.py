@@ -13,7 +13,7 @@ from typing import Any
 
 from game.management.bench import stack
 from game.management.bench.cost import CostMeter
-from game.management.bench.players import Player, delays, summary_ms
+from game.management.bench.players import Player, delays, slowest, summary_ms
 
 DRAIN_SECONDS = 30  # after the clocks stop: a socket still behind then is a lost update
 HANDSHAKES_IN_FLIGHT = 16  # a ramp, not one burst: daphne drops handshakes slower than 5 s
@@ -149,6 +149,7 @@ class Run:
             "actions_per_second": round(len(accepted) / (ended - began), 1),
             "moves_per_second": round(moves / (ended - began), 1),
             "delay_ms": summary_ms(delays(self.players, began, ended)),
+            "slowest_moves_s_ms": slowest(self.players, began, ended),
             "timeout_delay_ms": summary_ms(timeouts),
             "load_average": {"start": load_start, "end": load_end},
             # the benchmark's own players share the two cores with the server: a tail
