@@ -28,6 +28,15 @@ async def serve_refusals(refusals: list[int], seen: list[str]) -> Any:
     return await serve(handler, "127.0.0.1", 0)
 
 
+async def refusing(monkeypatch: pytest.MonkeyPatch, codes: list[int]) -> tuple[Any, list[str], int]:
+    """A server refusing with `codes` first, the handshakes it saw and its port; the
+    players' backoff does not wait."""
+    monkeypatch.setattr(asyncio, "sleep", _no_wait)
+    seen: list[str] = []
+    server = await serve_refusals(codes, seen)
+    return server, seen, server.sockets[0].getsockname()[1]
+
+
 def player(port: int) -> Player:
     return Player(name="p", room=7, port=port, cookie="sessionid=x", act=False)
 
@@ -36,10 +45,7 @@ def player(port: int) -> Player:
 async def test_a_bench_player_told_to_come_back_later_tries_again_until_it_gets_in(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(asyncio, "sleep", _no_wait)
-    seen: list[str] = []
-    server = await serve_refusals([4411, 4503, 4410], seen)
-    port = server.sockets[0].getsockname()[1]
+    server, seen, port = await refusing(monkeypatch, [4411, 4503, 4410])
     p = player(port)
     first = await p.first_state()
     assert first is not None and json.loads(first)["type"] == "state"
@@ -54,10 +60,7 @@ async def test_a_bench_player_refused_for_good_does_not_try_again(
 ) -> None:
     from websockets.exceptions import ConnectionClosed
 
-    monkeypatch.setattr(asyncio, "sleep", _no_wait)
-    seen: list[str] = []
-    server = await serve_refusals([4401], seen)
-    port = server.sockets[0].getsockname()[1]
+    server, seen, port = await refusing(monkeypatch, [4401])
     with pytest.raises(ConnectionClosed):
         await player(port).first_state()
     assert len(seen) == 1
