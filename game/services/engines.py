@@ -165,7 +165,7 @@ class DobonUno(Kind):
             if kind in by_type:
                 return {"type": kind}
         if "swap" in by_type and engine is not None and seat is not None:
-            return {"type": "swap", "target": (seat + engine.direction) % engine.players}
+            return {"type": "swap", "target": engine.automatic_swap_target(seat)}
         alone = [a for a in by_type.get("play", []) if len(a["cards"]) == 1]
         if alone:  # H7: every play left is of the card just drawn (no other was playable)
             return dict(alone[0])

@@ -323,9 +323,9 @@ def auto_for(engine: Any, seat: int, seed: int = 1) -> dict[str, Any] | None:
 
 
 def test_h6_a_program_seat_choosing_a_swap_swaps_with_the_next_seat():
-    """HOUSE-RULES H6 / §6: the engine's own clock swaps with the next seat in the direction
-    of play; a program's clock in a match does the same (it used to have no action here and
-    the program waited for the room's clock instead of the match's)."""
+    """R14 with HOUSE-RULES H6 / §6: the engine's own clock swaps with the next seat in
+    the direction of play; a program's clock in a match does the same (it used to have no
+    action here and the program waited for the room's clock instead of the match's)."""
     from game.rules import Game as Engine
 
     def four(first_hand: list[str]) -> Any:
@@ -346,7 +346,7 @@ def test_h6_a_program_seat_choosing_a_swap_swaps_with_the_next_seat():
 
 
 def test_h7_a_program_seat_that_drew_until_playable_plays_the_drawn_card():
-    """HOUSE-RULES H7 / §6: after drawing until a card is playable there is no pass; the
+    """R14 with HOUSE-RULES H7 / §6: after drawing until a card is playable there is no pass; the
     engine's clock plays the last drawn card alone, and so does a program's match clock."""
     from game.rules import Game as Engine
 

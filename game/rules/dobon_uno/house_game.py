@@ -733,9 +733,9 @@ class HouseGame(Game):
     # ------------------------------------------------------------------ timeouts
 
     def _clock_timeout(self, deadline: float) -> list[Event]:
-        if self._phase is _SWAP:  # H6 timeout: the next seat in the current direction
+        if self._phase is _SWAP:  # H6 timeout
             seat = self._chooser
-            target = (seat + self._dir) % self._n
+            target = self.automatic_swap_target(seat)
             return [_timeout_event(seat, "swap")] + self._swap(seat, target, deadline)
         if self._phase is _COLOR or self._stack or not self._rules.draw_until_playable:
             return super()._clock_timeout(deadline)
@@ -754,8 +754,14 @@ class HouseGame(Game):
         if self._phase is _COLOR and self._chooser == seat:
             events += self._set_color(seat, self._own_rng().randrange(4), now)
         elif self._phase is _SWAP and self._chooser == seat:
-            events += self._swap(seat, (seat + self._dir) % self._n, now)
+            events += self._swap(seat, self.automatic_swap_target(seat), now)
         return events
+
+    def automatic_swap_target(self, seat: int) -> int:
+        """Whom `seat` swaps with when its clock chooses (H6 timeout, H7's automatic
+        play): the next seat in the current direction. Also a program's match clock's
+        choice (game/services/engines.py), so both clocks choose alike."""
+        return (seat + self._dir) % self._n
 
     # ------------------------------------------------------------------ views and saving
 
