@@ -207,7 +207,9 @@ DOBON_CHANNEL_LAYER = env_str("DOBON_CHANNEL_LAYER", "pubsub")
 if REDIS_URL and DOBON_CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis's pub/sub layer, publishing without waiting for the
+            # subscriptions' lock (game/live/layer.py).
+            "BACKEND": "game.live.layer.RedisPubSubChannelLayer",
             # No socket timeout: the subscriber connection is quiet between messages.
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
@@ -307,6 +309,12 @@ DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)
 DOBON_WS_MAX_MESSAGES_PER_SECOND = env_int("DOBON_WS_MAX_MESSAGES_PER_SECOND", 20)
 # Over the rate limit this many seconds in a row: the socket is closed (4429).
 DOBON_WS_FLOOD_SECONDS = env_int("DOBON_WS_FLOOD_SECONDS", 5)
+# Sending `sync` again and again while the socket's previous one is still on its way, this
+# many seconds in a row, is a flood too (4429). No client needs even one such sync (a sync
+# is sent on connect, after a gap, after a reconnect); a crowd sending them within every
+# message limit kept both processes busy reading tables for as long as it was let
+# (issue #22), so this watch is quicker than the rate limit's.
+DOBON_WS_SYNC_FLOOD_SECONDS = float(env_str("DOBON_WS_SYNC_FLOOD_SECONDS", "2"))
 # After a socket is closed as a flood (4429), new sockets from its client address are
 # told to come back later (4411, before any database work) for this many seconds: a
 # crowd that floods and reconnects at once is not read again at once.
@@ -342,6 +350,10 @@ DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND = env_int(
     "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", 30
 )
 DOBON_WS_HANDSHAKE_BURST_PER_PROCESS = env_int("DOBON_WS_HANDSHAKE_BURST_PER_PROCESS", 60)
+# Sockets let in connect (session, user, room, groups, first table) this many at a time
+# per server process; the others wait their turn without CPU (game/live/admission.py):
+# a burst let in at once would otherwise hold up every move in the process at each step.
+DOBON_WS_CONNECTS_AT_ONCE = env_int("DOBON_WS_CONNECTS_AT_ONCE", 4)
 # A new socket told to come back later (4411) gets that answer after this many seconds,
 # waiting without CPU: a client that tries again as soon as it is refused (a persistent
 # attacker's loop) then costs one refused handshake per this time, not one per round trip.

@@ -34,6 +34,16 @@ or the room is read.
   a crowd of sockets flooding and reconnecting at once would otherwise be read again
   at once.
 
+Sockets let in then take turns to connect: at most `DOBON_WS_CONNECTS_AT_ONCE` per
+process at a time run their connect (the session, the user, the room, the groups, up to
+queueing the first table's read); the others wait for a turn, which costs no CPU. A
+socket's turn ends when its first table is queued (the consumer calls
+`scope[CONNECTED_KEY]`: the table may wait for the sync budgets, and a client over them
+must not hold up the others) or when its application ends. Issue #22: about 120 sockets
+let in at once (a burst and the newcomers' overdraft) connected together on one event
+loop, and a move in that process waited behind their work at each of its steps (a
+victim room's moves took 0.4–0.9 s); taking turns, it waits behind a few at most.
+
 The address is the peer's, or behind `DOBON_PROXY_COUNT` proxies the X-Forwarded-For
 entry that many from the right (accounts/throttle.py, as for logins). The counts are
 this process's and exact: a socket stops counting the moment its client closes (before
@@ -46,6 +56,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -65,6 +76,8 @@ Clock = Callable[[], float]
 Pause = Callable[[float], Awaitable[None]]
 
 ROOM_PATH = re.compile(r"^/ws/rooms/(\d+)/$")
+# In a socket's scope: call it once the socket's connect is done (its turn ends).
+CONNECTED_KEY = "dobon.connected"
 # An address that tried no handshake in this process for this long comes first when the
 # process's handshake budget is spent: longer than a refused client's wait for its 4411
 # (DOBON_WS_REFUSAL_SECONDS, 1) and a quick retry, so that a loop retrying at once is
@@ -145,6 +158,9 @@ class Admission:
             "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", "DOBON_WS_HANDSHAKE_BURST_PER_PROCESS"
         )
         self.last_attempt: dict[str, float] = {}  # address: when it last tried
+        self.connect_turns: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, asyncio.Semaphore
+        ] = weakref.WeakKeyDictionary()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         address = client_address(scope)
@@ -157,6 +173,8 @@ class Admission:
         if address is not None:
             self.by_address[address] += 1
         released = False
+        turn = Turn(self.turns())
+        scope = {**scope, CONNECTED_KEY: turn.end}
 
         async def release() -> None:
             nonlocal released
@@ -172,9 +190,22 @@ class Admission:
         if closing is not None:
             closing.on_close(release)
         try:
+            await turn.begin()
             await self.app(scope, receive, send)
         finally:
+            turn.end()
             await release()
+
+    def turns(self) -> asyncio.Semaphore:
+        """This event loop's connect turns (a semaphore belongs to one loop; the tests run
+        a loop each)."""
+        loop = asyncio.get_running_loop()
+        turns = self.connect_turns.get(loop)
+        if turns is None:
+            turns = self.connect_turns[loop] = asyncio.Semaphore(
+                max(1, settings.DOBON_WS_CONNECTS_AT_ONCE)
+            )
+        return turns
 
     def refusal(self, address: str | None, room_id: int | None = None) -> int | None:
         """The close code refusing a new socket from `address` into `room_id`, or None
@@ -230,6 +261,24 @@ class Admission:
                 a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * rate < rate
             }
         return min(rate, tokens + (now - when) * rate)
+
+
+class Turn:
+    """One socket's turn to connect: taken once, given back once (whichever comes first
+    of the consumer's "connected" and the application's end)."""
+
+    def __init__(self, turns: asyncio.Semaphore) -> None:
+        self.turns = turns
+        self.held = self.done = False
+
+    async def begin(self) -> None:
+        await self.turns.acquire()
+        self.held = True
+
+    def end(self) -> None:
+        if self.held and not self.done:
+            self.done = True
+            self.turns.release()
 
 
 async def refuse(

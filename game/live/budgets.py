@@ -5,7 +5,11 @@ sockets of one address, or 8 sockets of one user, are one client.
 - syncs per user and per client address: a `sync` reads the whole table and sends it,
   many times a move's cost, and a client needs one only on connect, after a gap or on
   reconnect. A sync over budget waits for it (coalesced: a socket has at most one
-  sync in flight) instead of being refused, so every client gets its table;
+  sync in flight) instead of being refused, so every client gets its table. A user's
+  burst is two per socket they hold in this process (the connect table and a resuming
+  sync), up to `DOBON_WS_SYNC_BURST`: a user with a socket or two cannot spend a full
+  burst at once, which a crowd of accounts would otherwise multiply (issue #22: 50
+  accounts' first seconds cost about 3,000 tables);
 - messages per client address and per user (over all the user's sockets), counted
   before parsing: over either, `rate_limited`, and a socket that stays over is closed
   as a flood (4429), after which its address sits out a while (admission.flooders).
@@ -18,12 +22,16 @@ address (admission.client_address gives None for them).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable
 
 from django.conf import settings
 
 # Keys kept before full buckets (the same as no bucket at all) are forgotten.
 MAX_KEYS = 10_000
+# A user's sync burst per socket they hold in the process: its connect table and one
+# resuming sync (a restart's reconnect needs both at once).
+SYNCS_PER_SOCKET = 2
 
 
 class Budget:
@@ -41,18 +49,25 @@ class Budget:
     def burst(self) -> float:
         return float(max(getattr(settings, self.burst_setting), 1))
 
-    def tokens(self, key: Hashable, now: float) -> float:
-        tokens, when = self.buckets.get(key, (self.burst, now))
-        return min(self.burst, tokens + max(now - when, 0.0) * self.rate)
+    def tokens(self, key: Hashable, now: float, burst: float | None = None) -> float:
+        """The tokens `key` has now; `burst` (at most the setting's) caps them lower."""
+        cap = self.burst if burst is None else min(burst, self.burst)
+        tokens, when = self.buckets.get(key, (cap, now))
+        return min(cap, tokens + max(now - when, 0.0) * self.rate)
 
-    def wait(self, key: Hashable, now: float) -> float:
+    def wait(self, key: Hashable, now: float, burst: float | None = None) -> float:
         """Seconds until `key` has a whole token (0.0: it has one now)."""
-        return max(1.0 - self.tokens(key, now), 0.0) / self.rate
+        return max(1.0 - self.tokens(key, now, burst), 0.0) / self.rate
 
-    def take(self, key: Hashable, now: float) -> None:
+    def take(self, key: Hashable, now: float, burst: float | None = None) -> None:
         """Spend one token of `key` (callers check `wait` first)."""
         self.forget_full(now)
-        self.buckets[key] = (self.tokens(key, now) - 1.0, now)
+        self.buckets[key] = (self.tokens(key, now, burst) - 1.0, now)
+
+    def give(self, key: Hashable, now: float, tokens: float, burst: float | None = None) -> None:
+        """Add `tokens` to `key`'s (up to its burst)."""
+        cap = self.burst if burst is None else min(burst, self.burst)
+        self.buckets[key] = (min(cap, self.tokens(key, now, burst) + tokens), now)
 
     def try_take(self, key: Hashable, now: float) -> bool:
         """Spend one token if `key` has one; False (and nothing spent) if not."""
@@ -86,16 +101,33 @@ class ProcessBudgets:
         self.user_messages = Budget(
             "DOBON_WS_MESSAGES_PER_USER_PER_SECOND", "DOBON_WS_MESSAGE_BURST_PER_USER"
         )
+        self.user_sockets: Counter[int] = Counter()  # the user's sockets in this process
+
+    def socket_opened(self, user_id: int, now: float) -> None:
+        """A socket of the user is counted in: it brings its two syncs with it."""
+        self.user_sockets[user_id] += 1
+        if user_id in self.user_syncs.buckets:  # no bucket yet: it starts full anyway
+            self.user_syncs.give(user_id, now, SYNCS_PER_SOCKET, self.user_sync_burst(user_id))
+
+    def socket_closed(self, user_id: int) -> None:
+        self.user_sockets[user_id] -= 1
+        if self.user_sockets[user_id] <= 0:
+            del self.user_sockets[user_id]
+
+    def user_sync_burst(self, user_id: int) -> float:
+        """Two syncs per socket the user holds here (at least one socket's worth)."""
+        return float(SYNCS_PER_SOCKET * max(self.user_sockets[user_id], 1))
 
     def sync_wait(self, user_id: int, address: str | None, now: float) -> float:
         """Seconds a sync for `user_id` from `address` must wait; 0.0 means it may be
         answered now, and its tokens are spent (both or neither)."""
-        wait = self.user_syncs.wait(user_id, now)
+        burst = self.user_sync_burst(user_id)
+        wait = self.user_syncs.wait(user_id, now, burst)
         if address is not None:
             wait = max(wait, self.address_syncs.wait(address, now))
         if wait > 0.0:
             return wait
-        self.user_syncs.take(user_id, now)
+        self.user_syncs.take(user_id, now, burst)
         if address is not None:
             self.address_syncs.take(address, now)
         return 0.0

@@ -59,6 +59,7 @@ from game.live import admission, fanout, groups, memory, transport
 from game.live.admission import client_address
 from game.live.budgets import ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
+from game.live.shared_reads import SharedReads
 from game.messages import message_for
 from game.models import Membership
 from game.services import access, lean_moves, panel, play, programs, rooms, stamps
@@ -105,6 +106,10 @@ class TokenBucket:
         return True
 
 
+class ClientGone(Exception):
+    """The client left before its table could be read (nothing was read or spent)."""
+
+
 class FloodWatch:
     """Refusals by the rate limit "in a row": since the first refusal, the client never
     stayed within the limit for a whole second. `flooding` once that lasted `seconds`."""
@@ -140,6 +145,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # One per process, shared by every socket: syncs per user and address, messages per
     # address (tests replace it; they move `clock` and replace `pause` instead of waiting).
     budgets = ProcessBudgets()
+    # One per process: identical table reads waiting at once share one (tests replace it).
+    shared_reads = SharedReads()
     pause: Callable[[float], Coroutine[Any, Any, None]] = staticmethod(asyncio.sleep)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -153,12 +160,23 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        try:
+            await self.connect_in_turn()
+        finally:
+            self.end_turn()
+
+    def end_turn(self) -> None:
+        """The next socket's turn to connect (game/live/admission.py); idempotent."""
+        self.scope.get(admission.CONNECTED_KEY, lambda: None)()
+
+    async def connect_in_turn(self) -> None:
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
         self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
+        self.sync_flood = FloodWatch(settings.DOBON_WS_SYNC_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
         self.closing = False  # closed by the server: nothing more is read or sent
         self.seen: tuple[int, int] | None = None  # (game id, version) last sent
@@ -222,9 +240,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 programs.program_connected, self.room_id, self.user_id
             )
         self.worker = asyncio.get_running_loop().create_task(self.work())
-        if not await self.within_sync_budget():
+        # The table waits for the read threads and the sync budgets, not in a turn: a
+        # client over its budget must not hold up other clients' connects.
+        self.end_turn()
+        if not await self.answer_sync(None):
             return  # the client left while its table waited: its disconnect cleans up
-        await self.answer_sync(None)
         await self.announce_presence(joined)
 
     async def claim(self) -> bool:
@@ -239,6 +259,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if not await sockets().claim(entry, self, cap):
                 return False
             self.entry = entry
+            self.budgets.socket_opened(entry.user_id, self.clock())
         return True
 
     async def join(self, watcher: bool) -> Join:
@@ -259,6 +280,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         async with self.counting:
             entry, self.entry = self.entry, None
             if entry is not None:
+                self.budgets.socket_closed(entry.user_id)
                 await sockets().forget(entry)
 
     async def disconnect(self, code: int) -> None:
@@ -351,11 +373,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             since = (game, version)
         if self.sync_in_flight:
             # One at a time: the answer to the first covers this one. No client needs
-            # to ask again before its table came: doing so for DOBON_WS_FLOOD_SECONDS
+            # to ask again before its table came: doing so for DOBON_WS_SYNC_FLOOD_SECONDS
             # on end is a flood (a crowd of sockets syncing within the message limits).
-            if self.flood.refused():
+            if self.sync_flood.refused():
                 await self.close_flooding()
             return
+        self.sync_flood.accepted()
         self.sync_in_flight = True
         self.jobs.append(("sync", since))
         self.wake.set()
@@ -403,8 +426,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 kind, payload = self.jobs.popleft()
                 try:
                     if kind == "sync":
-                        if await self.within_sync_budget():
-                            await self.answer_sync(payload)
+                        await self.answer_sync(payload)
                     else:
                         await self.act(payload)
                 except Exception:  # keep serving the socket whatever one job did
@@ -448,16 +470,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         for work in after:  # the lean path's after-commit ORM work (a CPU due soon)
             await db_write(work)
 
-    async def answer_sync(self, since: tuple[int, int] | None) -> None:
-        """The current table, with the events since `since` when resuming. Pushes that
-        arrive while it is read wait, then go out after it if they are newer."""
+    async def answer_sync(self, since: tuple[int, int] | None) -> bool:
+        """The current table, with the events since `since` when resuming, once the
+        sync budgets allow it. Pushes that arrive while it is read wait, then go out
+        after it if they are newer. False when the client left before it was read."""
         self.syncing = []
         try:
-            state = await db_read(_table, self.room_id, self.user, self.scope, since)
+            state = await self.shared_table(since)
+        except ClientGone:
+            self.syncing = None
+            return False
         except play.PlayError:  # the room vanished (or access went) while connected
             self.syncing = None
             await self.close(code=CLOSE_NOT_FOUND)
-            return
+            return False
         except Exception:
             log.exception("sync failed in room %s", self.room_id)
             state = None
@@ -470,6 +496,30 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_state(state)
         for push in sorted(held, key=lambda p: (p["game"], p["version"])):
             await self.deliver(push)
+        return True
+
+    async def shared_table(self, since: tuple[int, int] | None) -> dict[str, Any]:
+        """The table for this user (and session: its invites) and `since`. Sockets of
+        one user asking at once share one read and spend one sync of the budgets
+        (game/live/shared_reads.py): a read is what costs. Raises ClientGone when this
+        client left before its table was read."""
+        key = (self.room_id, self.user.pk, self.session_key, since)
+        while True:
+            try:
+                return await self.shared_reads.read(
+                    key, self.read_within_budget, _table, self.room_id, self.user,
+                    self.scope, since,
+                )
+            except ClientGone:
+                if self.gone.gone or self.closing:
+                    raise
+                # The socket whose read this one joined left before its budget allowed
+                # the read: this socket queues a read of its own.
+
+    async def read_within_budget(self, fn: Callable[..., T], *args: Any) -> T:
+        if not await self.within_sync_budget():
+            raise ClientGone
+        return await db_read(fn, *args)
 
     # -- to the client --------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from socket_helpers import FakeClock
 from game.live import admission
 from game.live.budgets import ProcessBudgets
 from game.live.consumers import RoomConsumer
+from game.live.shared_reads import SharedReads
 
 
 @pytest.fixture(autouse=True)
@@ -24,9 +25,11 @@ def _fresh_match_settings():
 @pytest.fixture(autouse=True)
 def _fresh_budgets(monkeypatch):
     """The process's sync and message budgets (game/live/budgets.py) start full in each
-    test, and no address sits out (refused by a full room or closed for flooding): a
-    test's users, addresses and room ids are the next test's too."""
+    test, no read is shared with an earlier test's (a reused room id), and no address
+    sits out (refused by a full room or closed for flooding): a test's users, addresses
+    and room ids are the next test's too."""
     monkeypatch.setattr(RoomConsumer, "budgets", ProcessBudgets())
+    monkeypatch.setattr(RoomConsumer, "shared_reads", SharedReads())
     for name, seconds in (("full_rooms", "DOBON_WS_WATCHERS_FULL_SECONDS"),
                           ("flooders", "DOBON_WS_FLOOD_COOLDOWN_SECONDS")):
         monkeypatch.setattr(admission, name, admission.SitOut(seconds))

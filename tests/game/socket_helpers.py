@@ -33,12 +33,14 @@ def session_cookie(user: Any) -> str:
 
 
 async def open_socket(
-    user: Any, room_id: int, language: str | None = None, address: str | None = None
+    user: Any, room_id: int, language: str | None = None, address: str | None = None,
+    session: str | None = None,
 ) -> WebsocketCommunicator:
-    """`address`: the client's address (the test communicator has none: not grouped)."""
+    """`address`: the client's address (the test communicator has none: not grouped).
+    `session`: the session cookie's value (default: a new session of `user`)."""
     cookies = []
     if user is not None:
-        session = await sync_to_async(session_cookie)(user)
+        session = session or await sync_to_async(session_cookie)(user)
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={session}")
     if language:
         cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")

@@ -299,3 +299,45 @@ async def test_an_address_closed_for_flooding_sits_out_every_room(limits, monkey
     clock.now += 20.0
     assert closed_with((await handshake(admission, scope()))[1]) is None
     app.release.set()
+
+
+# -- turns to connect ----------------------------------------------------------------------------
+
+
+class ConnectingApp:
+    """The application behind, connecting: each socket says when its connect is done
+    (the consumer's first table queued) and then stays open until the test closes it."""
+
+    def __init__(self) -> None:
+        self.connecting: list[dict] = []
+        self.closed = asyncio.Event()
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.connecting.append(scope)
+        await self.closed.wait()
+
+
+async def test_sockets_let_in_connect_a_few_at_a_time(limits):
+    """Issue #22: a burst of sockets let in at once connected all together on one event
+    loop, and every move in that process waited behind all of them at each of its
+    steps. They now take turns, DOBON_WS_CONNECTS_AT_ONCE at a time; a socket's turn
+    ends when its connect is done, or when it ends."""
+    limits.DOBON_WS_CONNECTS_AT_ONCE = 2
+    app = ConnectingApp()
+    admission = Admission(app, Clock())
+    sockets = [await handshake(admission, scope(peer=f"198.51.100.{n}")) for n in range(4)]
+    assert len(app.connecting) == 2, "two connect, two wait their turn"
+    assert all(closed_with(sent) is None for _, sent in sockets), "none is refused"
+    app.connecting[0][admission_module.CONNECTED_KEY]()
+    app.connecting[0][admission_module.CONNECTED_KEY]()  # said twice: one turn back
+    await asyncio.sleep(0.01)
+    assert len(app.connecting) == 3
+    sockets[1][0].cancel()  # the second leaves (its application ends) mid-connect
+    await asyncio.sleep(0.01)
+    assert len(app.connecting) == 4
+    for connecting in app.connecting:
+        connecting[admission_module.CONNECTED_KEY]()
+    fifth, _ = await handshake(admission, scope(peer="198.51.100.9"))
+    assert len(app.connecting) == 5, "every turn came back"
+    app.closed.set()
+    await asyncio.gather(fifth, *(task for task, _ in sockets), return_exceptions=True)

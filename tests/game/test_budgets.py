@@ -33,6 +33,8 @@ CROWD, HOME = "198.51.100.7", "203.0.113.9"
 def test_a_users_syncs_burst_then_wait_at_the_rate(settings):
     settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 2, 3
     budgets = ProcessBudgets()
+    for user in (1, 1, 2, 2):  # two sockets each: their burst is the setting's 3
+        budgets.socket_opened(user, 10.0)
     assert [budgets.sync_wait(1, None, 10.0) for _ in range(3)] == [0.0] * 3
     assert budgets.sync_wait(1, None, 10.0) == pytest.approx(0.5)
     assert budgets.sync_wait(2, None, 10.0) == 0.0, "another user has a budget of their own"
@@ -41,6 +43,31 @@ def test_a_users_syncs_burst_then_wait_at_the_rate(settings):
     assert budgets.sync_wait(1, None, 10.5) == pytest.approx(0.5)
     # A long pause refills the burst, never more.
     assert [budgets.sync_wait(1, None, 100.0) for _ in range(4)][-1] > 0.0
+
+
+def test_a_users_sync_burst_is_two_per_socket_they_hold_here(settings):
+    """Issue #22, a crowd of 50 accounts: each account's first seconds got the whole
+    burst (32 tables) whatever it held. Now a socket brings the two syncs it may need at
+    once (its connect table and a resuming sync), up to the setting."""
+    settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 2, 32
+    budgets = ProcessBudgets()
+    budgets.socket_opened(1, 0.0)
+    assert [budgets.sync_wait(1, None, 0.0) for _ in range(3)] == [0.0, 0.0, 0.5]
+    for _ in range(3):  # three more sockets: two syncs each, at once
+        budgets.socket_opened(1, 0.0)
+    assert [budgets.sync_wait(1, None, 0.0) for _ in range(7)] == [0.0] * 6 + [0.5]
+    # Refilled at the rate, up to 2 × 4 sockets.
+    assert [budgets.sync_wait(1, None, 100.0) for _ in range(9)] == [0.0] * 8 + [0.5]
+    for _ in range(3):
+        budgets.socket_closed(1)
+    assert [budgets.sync_wait(1, None, 200.0) for _ in range(3)] == [0.0, 0.0, 0.5], (
+        "one socket left: two at most"
+    )
+    for _ in range(40):
+        budgets.socket_opened(2, 0.0)
+    assert sum(budgets.sync_wait(2, None, 0.0) == 0.0 for _ in range(80)) == 32, (
+        "never more than the setting"
+    )
 
 
 def test_an_address_shares_one_sync_budget_and_spends_both_or_neither(settings):
@@ -360,9 +387,10 @@ async def test_syncing_again_and_again_while_a_sync_is_pending_is_a_flood(
 ):
     """The crowd of issue #22 syncs within every message limit. A socket whose sync
     waits for its budget and that keeps sending syncs meanwhile (covered by the one
-    answer, never needed) is closed as a flood after DOBON_WS_FLOOD_SECONDS; its address
-    is then told to come back later (4411) before any work, another address is not."""
-    settings.DOBON_WS_FLOOD_SECONDS = 5
+    answer, never needed) is closed as a flood after DOBON_WS_SYNC_FLOOD_SECONDS; its
+    address is then told to come back later (4411) before any work, another address is
+    not."""
+    settings.DOBON_WS_SYNC_FLOOD_SECONDS = 5
     settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 1, 1
     room = await sync_to_async(crowd_room)(carol, bob)
     socket = await open_socket(bob, room.pk, address=CROWD)
@@ -389,6 +417,29 @@ async def test_syncing_again_and_again_while_a_sync_is_pending_is_a_flood(
 
 
 @sockets_db
+async def test_syncs_while_one_is_pending_are_a_flood_sooner_than_other_messages(
+    bob, carol, clock, gate, settings
+):
+    """Issue #22: a crowd kept its syncs coming for the rate limit's 5 s, both processes
+    reading tables all the while. Syncs no client needs are a flood after 2 s (the
+    default); messages over the rate limit still get DOBON_WS_FLOOD_SECONDS."""
+    assert settings.DOBON_WS_SYNC_FLOOD_SECONDS == 2 < settings.DOBON_WS_FLOOD_SECONDS
+    settings.DOBON_WS_SYNCS_PER_SECOND, settings.DOBON_WS_SYNC_BURST = 1, 1
+    room = await sync_to_async(crowd_room)(carol, bob)
+    socket = await open_socket(bob, room.pk, address=CROWD)
+    await next_state(socket)  # the connect's table spent the one token: the next waits
+    await socket.send_json_to({"type": "sync"})
+    for _ in range(4):  # 0.5 s to 2.0 s
+        clock.advance(0.5)
+        await socket.send_json_to({"type": "sync"})
+        await socket.send_json_to({"type": "nope"})
+        assert (await next_frame(socket))["code"] == "unknown_type", "still open"
+    clock.advance(0.5)
+    await socket.send_json_to({"type": "sync"})
+    assert await closed_with(socket) == 4429
+
+
+@sockets_db
 async def test_a_sync_or_two_while_one_is_pending_is_forgiven(bob, carol, clock, gate, settings):
     """A client that asks again now and then (a second gap before the first answer)
     keeps its socket, and gets one answer."""
@@ -408,3 +459,30 @@ async def test_a_sync_or_two_while_one_is_pending_is_forgiven(bob, carol, clock,
     assert (await next_frame(socket))["code"] == "unknown_type", "still open"
     await socket.disconnect()
 
+
+
+@sockets_db
+async def test_a_socket_waiting_for_its_sync_budget_does_not_hold_up_other_connects(
+    alice, bob, carol, dave, mallory, clock, gate, settings
+):
+    """Sockets connect a few at a time (game/live/admission.py); a socket's turn ends
+    before its first table waits for the budgets, so a client over them cannot keep
+    everyone else's sockets from connecting."""
+    settings.DOBON_WS_CONNECTS_AT_ONCE = 1
+    settings.DOBON_WS_SYNCS_PER_ADDRESS_PER_SECOND = 1
+    settings.DOBON_WS_SYNC_BURST_PER_ADDRESS = 1
+    crowd_at = await sync_to_async(crowd_room)(carol, bob)
+    room, _ = await sync_to_async(running_room)(alice, dave, mallory)
+    first = await open_socket(bob, crowd_at.pk, address=CROWD)
+    await next_state(first)  # the address's one sync is spent
+    waiting = await open_socket(carol, crowd_at.pk, address=CROWD)
+    await asyncio.sleep(0.1)
+    assert gate.waits, "carol's table waits for the address's budget"
+    player = await open_socket(dave, room.pk, address=HOME)
+    _, state = await next_state(player)
+    assert state["seat"] == 1, "dave connected and got his table meanwhile"
+    clock.advance(1.0)
+    gate.opened.set()
+    await next_state(waiting)
+    for socket in (first, waiting, player):
+        await socket.disconnect()

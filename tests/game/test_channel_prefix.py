@@ -7,9 +7,8 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 
-from channels_redis.pubsub import RedisPubSubChannelLayer
-
 from dobon_site.env import channel_prefix
+from game.live.layer import RedisPubSubChannelLayer
 
 
 def test_the_default_prefix_follows_the_database_number():
@@ -21,7 +20,7 @@ def test_the_default_prefix_follows_the_database_number():
 
 def test_the_channel_layer_is_configured_with_the_prefix(settings):
     config = {
-        "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "pubsub": "game.live.layer.RedisPubSubChannelLayer",
         "core": "channels_redis.core.RedisChannelLayer",
     }
     if settings.REDIS_URL:
