@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from socket_helpers import FakeClock
+from socket_helpers import FakeClock, Gate
 
 from game.live import admission
 from game.live.budgets import ProcessBudgets
@@ -47,3 +47,11 @@ def clock(monkeypatch) -> FakeClock:
 def people(alice, bob, carol, dave):
     """Four seated players in seat order (the history tests' table)."""
     return [alice, bob, carol, dave]
+
+
+@pytest.fixture
+def gate(monkeypatch) -> Gate:
+    """The sockets' waits for a sync budget, held until the test opens the gate."""
+    held = Gate()
+    monkeypatch.setattr(RoomConsumer, "pause", staticmethod(held))
+    return held

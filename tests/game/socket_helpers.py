@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -92,3 +93,18 @@ async def presence_of(socket: WebsocketCommunicator) -> list[str]:
         message = await socket.receive_json_from(3)
         if message["type"] == "presence":
             return message["online"]
+
+
+class Gate:
+    """Stands for asyncio.sleep in the wait for a sync budget (RoomConsumer.pause):
+    records each wait and holds it until the test opens the gate (having moved the
+    clock)."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+        self.opened = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        await self.opened.wait()
+        await asyncio.sleep(0)

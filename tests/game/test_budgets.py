@@ -125,27 +125,6 @@ def test_a_crowd_of_keys_cannot_grow_the_buckets_without_bound(settings):
 sockets_db = pytest.mark.django_db(transaction=True)
 
 
-class Gate:
-    """Stands for asyncio.sleep in the wait for a sync budget: records each wait and
-    holds it until the test opens the gate (having moved the clock)."""
-
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-        self.opened = asyncio.Event()
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
-        await self.opened.wait()
-        await asyncio.sleep(0)
-
-
-@pytest.fixture
-def gate(monkeypatch) -> Gate:
-    held = Gate()
-    monkeypatch.setattr(RoomConsumer, "pause", staticmethod(held))
-    return held
-
-
 @pytest.fixture(autouse=True)
 def _no_broker(settings):
     settings.CELERY_BROKER_URL = ""

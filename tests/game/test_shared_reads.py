@@ -171,18 +171,6 @@ async def test_one_users_sockets_syncing_while_the_database_is_busy_get_one_read
 CROWD = "198.51.100.7"
 
 
-class Gate:
-    """Stands for asyncio.sleep in the wait for a sync budget (as in test_budgets.py)."""
-
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-        self.opened = asyncio.Event()
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
-        await self.opened.wait()
-
-
 def tab(user_id: int) -> RoomConsumer:
     """A socket of `user_id`'s one browser session in room 3, as far as a sync goes."""
     consumer = RoomConsumer()
@@ -208,9 +196,7 @@ def reads(monkeypatch, settings, clock) -> list[tuple[Any, ...]]:
     return made
 
 
-async def test_tabs_asking_at_once_spend_one_sync_for_their_one_read(reads, clock, monkeypatch):
-    gate = Gate()
-    monkeypatch.setattr(RoomConsumer, "pause", staticmethod(gate))
+async def test_tabs_asking_at_once_spend_one_sync_for_their_one_read(reads, clock, gate):
     first, second = tab(7), tab(7)
     asked = asyncio.ensure_future(first.shared_table(None))
     await until(lambda: gate.waits)  # the first waits for the budget, unread
@@ -224,10 +210,8 @@ async def test_tabs_asking_at_once_spend_one_sync_for_their_one_read(reads, cloc
 
 
 async def test_when_the_tab_that_queued_a_shared_read_leaves_the_other_reads_alone(
-    reads, clock, monkeypatch
+    reads, clock, gate
 ):
-    gate = Gate()
-    monkeypatch.setattr(RoomConsumer, "pause", staticmethod(gate))
     leaving, staying = tab(7), tab(7)
     left = asyncio.ensure_future(leaving.shared_table(None))
     await until(lambda: gate.waits)
