@@ -409,8 +409,11 @@ DOBON_WS_PRESENCE_SECONDS = float(env_str("DOBON_WS_PRESENCE_SECONDS", "1"))
 DOBON_GC_FREEZE_SECONDS = float(env_str("DOBON_GC_FREEZE_SECONDS", "60"))
 DOBON_GC_FULL_SECONDS = float(env_str("DOBON_GC_FULL_SECONDS", "600"))
 # Threads per process for the sockets' database work: reads (connect, sync) and moves
-# run on separate pools, so a flood of reads cannot queue in front of a move.
-DOBON_WS_READ_THREADS = env_int("DOBON_WS_READ_THREADS", 2)
+# run on separate pools, so a flood of reads cannot queue in front of a move. One read
+# thread: reading a table is mostly Python (the ORM), so a second thread added little
+# but took the GIL from the event loop in 5 ms slices, and every step of a move waited
+# for it (issue #22: a crowd's victim p99 151–294 ms with two, 34–83 ms with one).
+DOBON_WS_READ_THREADS = env_int("DOBON_WS_READ_THREADS", 1)
 DOBON_WS_WRITE_THREADS = env_int("DOBON_WS_WRITE_THREADS", 2)
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(

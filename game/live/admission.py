@@ -39,10 +39,12 @@ process at a time run their connect (the session, the user, the room, the groups
 queueing the first table's read); the others wait for a turn, which costs no CPU. A
 socket's turn ends when its first table is queued (the consumer calls
 `scope[CONNECTED_KEY]`: the table may wait for the sync budgets, and a client over them
-must not hold up the others) or when its application ends. Issue #22: about 120 sockets
-let in at once (a burst and the newcomers' overdraft) connected together on one event
-loop, and a move in that process waited behind their work at each of its steps (a
-victim room's moves took 0.4–0.9 s); taking turns, it waits behind a few at most.
+must not hold up the others) or when its application ends. A closing socket's cleanup
+takes a turn too (`turn_to_leave`), so a crowd closed at once leaves a few at a time.
+Issue #22: about 120 sockets let in at once (a burst and the newcomers' overdraft)
+connected together on one event loop, and a move in that process waited behind their
+work at each of its steps (a victim room's moves took 0.4–0.9 s); taking turns, it
+waits behind a few at most.
 
 The address is the peer's, or behind `DOBON_PROXY_COUNT` proxies the X-Forwarded-For
 entry that many from the right (accounts/throttle.py, as for logins). The counts are
@@ -54,11 +56,12 @@ The per-user cap comes next, in the consumer, as soon as the user is known.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 import weakref
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from django.conf import settings
@@ -78,6 +81,12 @@ Pause = Callable[[float], Awaitable[None]]
 ROOM_PATH = re.compile(r"^/ws/rooms/(\d+)/$")
 # In a socket's scope: call it once the socket's connect is done (its turn ends).
 CONNECTED_KEY = "dobon.connected"
+# In a socket's scope: the process's turns, which a closing socket's cleanup takes too.
+TURNS_KEY = "dobon.turns"
+# The longest a closing socket's cleanup waits for a turn before it goes ahead anyway:
+# well within daphne's --application-close-timeout (10 s), after which the cleanup
+# would be cancelled half done.
+LEAVE_WAIT_SECONDS = 2.0
 # An address that tried no handshake in this process for this long comes first when the
 # process's handshake budget is spent: longer than a refused client's wait for its 4411
 # (DOBON_WS_REFUSAL_SECONDS, 1) and a quick retry, so that a loop retrying at once is
@@ -173,8 +182,9 @@ class Admission:
         if address is not None:
             self.by_address[address] += 1
         released = False
-        turn = Turn(self.turns())
-        scope = {**scope, CONNECTED_KEY: turn.end}
+        turns = self.turns()
+        turn = Turn(turns)
+        scope = {**scope, CONNECTED_KEY: turn.end, TURNS_KEY: turns}
 
         async def release() -> None:
             nonlocal released
@@ -261,6 +271,27 @@ class Admission:
                 a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * rate < rate
             }
         return min(rate, tokens + (now - when) * rate)
+
+
+@contextlib.asynccontextmanager
+async def turn_to_leave(scope: dict[str, Any]) -> AsyncIterator[None]:
+    """A closing socket's cleanup (its groups, the fan-out, a program's mark), in a turn as
+    connects take them: a crowd closed at once (as a flood, 4429) would otherwise put
+    hundreds of cleanups in front of each step of a move. Waits at most
+    LEAVE_WAIT_SECONDS for a turn, then goes ahead without one."""
+    turns: asyncio.Semaphore | None = scope.get(TURNS_KEY)
+    held = False
+    if turns is not None:
+        try:
+            await asyncio.wait_for(turns.acquire(), LEAVE_WAIT_SECONDS)
+            held = True
+        except TimeoutError:
+            pass
+    try:
+        yield
+    finally:
+        if held and turns is not None:
+            turns.release()
 
 
 class Turn:

@@ -287,7 +287,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         for task in (self.releaser, self.worker):
             if task is not None:
                 task.cancel()
-        await self.release()
+        await self.release()  # counted out at once; the rest takes its turn
+        async with admission.turn_to_leave(self.scope):
+            await self.leave_groups()
+
+    async def leave_groups(self) -> None:
         if self.program_counted:
             self.program_counted = False
             await db_write(programs.program_disconnected, self.room_id, self.user_id)

@@ -341,3 +341,37 @@ async def test_sockets_let_in_connect_a_few_at_a_time(limits):
     assert len(app.connecting) == 5, "every turn came back"
     app.closed.set()
     await asyncio.gather(fifth, *(task for task, _ in sockets), return_exceptions=True)
+
+
+async def test_a_closing_sockets_cleanup_takes_a_turn_and_never_waits_long(limits, monkeypatch):
+    """A crowd closed at once as a flood cleans up a few at a time, in the same turns as
+    connects; a cleanup that cannot get a turn in LEAVE_WAIT_SECONDS goes ahead anyway
+    (daphne cancels an application that takes longer than its close timeout)."""
+    limits.DOBON_WS_CONNECTS_AT_ONCE = 1
+    app = ConnectingApp()
+    admission = Admission(app, Clock())
+    task, _ = await handshake(admission, scope())  # connecting: holds the one turn
+    leaving_scope = {admission_module.TURNS_KEY: app.connecting[0][admission_module.TURNS_KEY]}
+    cleaned = asyncio.Event()
+
+    async def leave() -> None:
+        async with admission_module.turn_to_leave(leaving_scope):
+            cleaned.set()
+
+    leaving = asyncio.ensure_future(leave())
+    await asyncio.sleep(0.05)
+    assert not cleaned.is_set(), "waits for the turn"
+    app.connecting[0][admission_module.CONNECTED_KEY]()
+    await asyncio.wait_for(leaving, 1)
+    assert cleaned.is_set()
+
+    monkeypatch.setattr(admission_module, "LEAVE_WAIT_SECONDS", 0.05)
+    second, _ = await handshake(admission, scope(peer="198.51.100.20"))  # holds it again
+    assert len(app.connecting) == 2
+    await asyncio.wait_for(leave(), 1)  # no turn came: it went ahead after the wait
+    app.connecting[1][admission_module.CONNECTED_KEY]()
+    third, _ = await handshake(admission, scope(peer="198.51.100.21"))
+    fourth, _ = await handshake(admission, scope(peer="198.51.100.22"))
+    assert len(app.connecting) == 3, "one turn still: the cleanup gave back none it took"
+    app.closed.set()
+    await asyncio.gather(task, second, third, fourth, return_exceptions=True)
