@@ -280,23 +280,23 @@ async def turn_to_leave(scope: dict[str, Any]) -> AsyncIterator[None]:
     hundreds of cleanups in front of each step of a move. Waits at most
     LEAVE_WAIT_SECONDS for a turn, then goes ahead without one."""
     turns: asyncio.Semaphore | None = scope.get(TURNS_KEY)
-    held = False
-    if turns is not None:
+    turn = Turn(turns) if turns is not None else None
+    if turn is not None:
         try:
-            await asyncio.wait_for(turns.acquire(), LEAVE_WAIT_SECONDS)
-            held = True
+            await asyncio.wait_for(turn.begin(), LEAVE_WAIT_SECONDS)
         except TimeoutError:
-            pass
+            pass  # not begun: `end` gives nothing back
     try:
         yield
     finally:
-        if held and turns is not None:
-            turns.release()
+        if turn is not None:
+            turn.end()
 
 
 class Turn:
-    """One socket's turn to connect: taken once, given back once (whichever comes first
-    of the consumer's "connected" and the application's end)."""
+    """One socket's turn, to connect or to clean up: taken once, given back once (for a
+    connect, whichever comes first of the consumer's "connected" and the application's
+    end); one never taken gives nothing back."""
 
     def __init__(self, turns: asyncio.Semaphore) -> None:
         self.turns = turns

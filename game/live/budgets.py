@@ -49,9 +49,13 @@ class Budget:
     def burst(self) -> float:
         return float(max(getattr(settings, self.burst_setting), 1))
 
+    def cap(self, burst: float | None) -> float:
+        """The most tokens a key may hold: the setting's burst, or `burst` if lower."""
+        return self.burst if burst is None else min(burst, self.burst)
+
     def tokens(self, key: Hashable, now: float, burst: float | None = None) -> float:
         """The tokens `key` has now; `burst` (at most the setting's) caps them lower."""
-        cap = self.burst if burst is None else min(burst, self.burst)
+        cap = self.cap(burst)
         tokens, when = self.buckets.get(key, (cap, now))
         return min(cap, tokens + max(now - when, 0.0) * self.rate)
 
@@ -66,8 +70,7 @@ class Budget:
 
     def give(self, key: Hashable, now: float, tokens: float, burst: float | None = None) -> None:
         """Add `tokens` to `key`'s (up to its burst)."""
-        cap = self.burst if burst is None else min(burst, self.burst)
-        self.buckets[key] = (min(cap, self.tokens(key, now, burst) + tokens), now)
+        self.buckets[key] = (min(self.cap(burst), self.tokens(key, now, burst) + tokens), now)
 
     def try_take(self, key: Hashable, now: float) -> bool:
         """Spend one token if `key` has one; False (and nothing spent) if not."""
@@ -106,8 +109,7 @@ class ProcessBudgets:
     def socket_opened(self, user_id: int, now: float) -> None:
         """A socket of the user is counted in: it brings its two syncs with it."""
         self.user_sockets[user_id] += 1
-        if user_id in self.user_syncs.buckets:  # no bucket yet: it starts full anyway
-            self.user_syncs.give(user_id, now, SYNCS_PER_SOCKET, self.user_sync_burst(user_id))
+        self.user_syncs.give(user_id, now, SYNCS_PER_SOCKET, self.user_sync_burst(user_id))
 
     def socket_closed(self, user_id: int) -> None:
         self.user_sockets[user_id] -= 1
