@@ -68,9 +68,13 @@ bench-load: install
 		$(BIN)/python manage.py bench_load $(BENCH_ARGS)
 
 # After changing user-facing strings (needs GNU gettext); the compiled .mo is committed
-# so that running the site needs no build step.
+# so that running the site needs no build step. One catalog, dobon_site/locale (the
+# LOCALE_PATHS of settings.py): no app may have a locale/ of its own, or makemessages
+# would move that app's strings there. Locations without line numbers keep merges small.
+# The JS tables (static/js/table/strings.js) are not gettext; no djangojs domain.
+# tests/test_translations.py runs this target in a copy and fails on any lost translation.
 messages: install
-	$(BIN)/python manage.py makemessages -l ja --no-obsolete \
+	$(BIN)/python manage.py makemessages -l ja --no-obsolete --add-location file \
 		--ignore "game/rules/*" --ignore "staticfiles/*" --ignore "tests/*"
 	$(BIN)/python manage.py compilemessages --ignore ".venv"
 

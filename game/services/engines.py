@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from game.models import TRUMP_SEATS, GameKind, Membership, Room
 from game.rules import registry
@@ -295,7 +296,8 @@ def member_key(m: Membership) -> list[Any]:
 
 def seat_range_message(preset: str) -> str:
     low, high = TRUMP_SEATS[preset]
-    name = _("au") if preset == "au" else _("standard")
+    # The trump preset's own name (スタンダード), not draw stacking's "standard" (標準).
+    name = _("au") if preset == "au" else pgettext("trump preset", "standard")
     return _("Trump Dobon (%(preset)s) is played by %(low)d to %(high)d players.") % {
         "preset": name, "low": low, "high": high}
 
