@@ -57,7 +57,7 @@ from django.utils import translation
 from accounts.middleware import chosen_language
 from game.live import admission, fanout, groups, memory, transport
 from game.live.admission import client_address
-from game.live.budgets import ProcessBudgets
+from game.live.budgets import Budget, ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
 from game.live.shared_reads import SharedReads
 from game.messages import message_for
@@ -72,6 +72,8 @@ T = TypeVar("T")
 REORDER_WAIT = 0.2
 # Moves a socket may have waiting for the database; more answer rate_limited.
 MAX_QUEUED_ACTIONS = 4
+# A socket's own message limit: this many a second, in bursts of as many.
+MESSAGES_PER_SOCKET = "DOBON_WS_MAX_MESSAGES_PER_SECOND"
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404  # no such room, or not yours to see: one code, as HTTP's 404
@@ -84,26 +86,6 @@ CLOSE_CODES = {"anonymous": CLOSE_ANONYMOUS, "forbidden": CLOSE_NOT_FOUND,
                "no_room": CLOSE_NOT_FOUND}
 
 Clock = Callable[[], float]
-
-
-class TokenBucket:
-    """`rate` messages per second on average, bursts up to `rate`. `clock` is an input
-    (monotonic seconds), so tests move time instead of sleeping."""
-
-    def __init__(self, rate: int, clock: Clock = time.monotonic) -> None:
-        self.rate = float(max(rate, 1))
-        self.tokens = self.rate
-        self.clock = clock
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 class ClientGone(Exception):
@@ -174,7 +156,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
-        self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
+        # The socket's own limit: one bucket of the live layer's one kind (budgets.Budget).
+        self.bucket = Budget(MESSAGES_PER_SOCKET, MESSAGES_PER_SOCKET)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.sync_flood = FloodWatch(settings.DOBON_WS_SYNC_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
@@ -320,7 +303,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         if self.user_id is None or self.closing:
             return
-        if not self.bucket.take() or not self.budgets.message_allowed(
+        if not self.bucket.try_take(None, self.clock()) or not self.budgets.message_allowed(
             self.address, self.user_id, self.clock()
         ):
             await self.refuse_flood()
