@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from game import house_text
@@ -65,6 +66,7 @@ def _member(room: Room, user_id: int) -> Membership | None:
     return room.memberships.select_related("user").filter(user_id=user_id).first()
 
 
+@never_cache  # Back from a game must show it running: no copy kept (static/js/fresh.js)
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby for signed-in people; a landing page that explains the game otherwise."""
     if not request.user.is_authenticated:
