@@ -358,11 +358,19 @@ def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
         )
     rooms.remember_invite(request.session, room)
     if _member(room, request.user.pk) is None:
-        messages.info(
-            request,
-            _("You are invited to “%(name)s”. Pick a free seat to join.") % {"name": room.name},
-        )
+        messages.info(request, _invite_note(room))
     return redirect(room)
+
+
+def _invite_note(room: Room) -> str:
+    """What an invited person who does not sit there yet is told: pick a seat, or, in a
+    full room, that they may watch (and sit when a seat frees up)."""
+    if room.memberships.count() < room.seat_count:
+        return _("You are invited to “%(name)s”. Pick a free seat to join.") % {"name": room.name}
+    return _(
+        "“%(name)s” is full: every seat is taken. You can watch the game here, and take a "
+        "seat when one becomes free."
+    ) % {"name": room.name}
 
 
 def how_to_play(request: HttpRequest) -> HttpResponse:
