@@ -1,5 +1,6 @@
-"""Issue 33, the pages around the table that a newcomer's walk-through found wanting:
-Back from a game shows the lobby as it is now, not as the browser kept it."""
+"""Issue 33, what a newcomer's walk-through found wanting around the table: Back from a
+game shows the lobby as it is now, not as the browser kept it; a refused start stays on
+screen until read."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import PASSWORD
+from tests.game.play_helpers import make_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,3 +41,22 @@ def test_back_from_a_game_shows_the_lobby_with_the_running_game(page: Page, live
     expect(rooms).to_have_count(1)
     expect(rooms.locator(".badge-live")).to_be_visible()
     expect(page.locator("#my-rooms .empty-state")).to_have_count(0)
+
+
+def test_a_refused_start_stays_on_screen_until_read(page: Page, live_server, alice, bob):
+    """A standard room (T1: 3 to 6 players) with two seated: Start is refused, and the
+    reason stays on the screen — it used to fade away after 4 s like a success toast."""
+    room = make_room(alice, bob, seat_count=4, game_kind="trump_dobon", trump_preset="standard")
+    base = live_server.url
+    page.set_viewport_size(PHONE)
+    _log_in(page, base, "alice")
+    page.goto(f"{base}{room.get_absolute_url()}")
+    page.get_by_test_id("start-game").click()
+    refusal = page.locator("[data-role=toast]")
+    expect(refusal).to_contain_text("3")
+    page.wait_for_timeout(5000)  # an ordinary toast is gone after 4 s
+    expect(refusal).to_be_visible()
+    opacity = "getComputedStyle(document.querySelector('[data-role=toast]')).opacity"
+    assert page.evaluate(opacity) == "1"
+    page.get_by_test_id("toast-close").click()
+    expect(refusal).to_be_hidden()
