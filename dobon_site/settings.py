@@ -163,6 +163,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "ja"
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
+# The switcher's choice outlives the browser session (a year), and follows the account to
+# other browsers at log-in (accounts/middleware.py).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Project-wide translations live with the configuration: the top level is kept to the
 # agreed entries (README.md, Layout).
 LOCALE_PATHS = [BASE_DIR / "dobon_site" / "locale"]
