@@ -586,6 +586,7 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     seats = seats_of(game)
     seat = check_seated(seats, user)
     engine = engines.load(game)
+    action = engines.of(game).normal_action(action)
     events, step = advance_clock(engine, now)
     events += apply_action(engine, seat, action, now)
     step = {**step, "seat": seat, "action": action}

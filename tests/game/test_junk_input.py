@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from bot_helpers import new_key, open_token_socket
+from django.test import Client
 from play_helpers import make_room, position, started
 from socket_helpers import next_frame, next_state, open_socket
 
-from game.models import Game
+from game.models import Game, GameEvent
 from game.services import fixed_setups, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -169,6 +170,57 @@ def test_the_service_refuses_junk_that_did_not_come_through_the_socket(table, bo
         assert refused.value.code == "malformed_action"
     assert game_row(table.pk) == (table.version, table.event_count)
 
+
+
+# -- item 4: only the normalised action is stored, logged and published ----------------------
+
+
+BULK = "x" * 3000
+
+
+async def test_extra_keys_are_accepted_but_only_the_normalised_action_is_stored(
+    table, bob_socket
+):
+    """T20.3 / engine-conventions: keys an action does not use are ignored. They used to
+    be stored in `GameEvent.step` and served in `/games/<id>.json` to every reader (3 KB
+    of anybody's text, or a NUL character PostgreSQL refuses)."""
+    socket = await bob_socket()
+    action = {"type": "draw", "note": BULK, "nul": "\u0000", "cards": ["G4"], "color": "R",
+              "suit": "S", "amount": 5}
+    await socket.send_json_to({"type": "action", "action": action, "version": table.version})
+    _, state = await next_state(socket)
+    assert state["version"] == table.version + 1
+    await socket.disconnect()
+    step = await sync_to_async(stored_step)(table.pk, table.version + 1)
+    assert step["action"] == {"type": "draw"}
+
+
+def stored_step(game_id: int, version: int) -> dict[str, Any]:
+    return GameEvent.objects.get(game_id=game_id, version=version, step__isnull=False).step
+
+
+def test_a_play_keeps_exactly_the_fields_its_game_reads(alice, bob, carol):
+    """Dobon UNO's play keeps `cards`; trump's keeps `cards`, `suit` and `last_one`; the
+    other game's fields and strangers go (and the game log shows what was kept)."""
+    uno = uno_table(alice, bob, carol)
+    play.perform_action(uno, bob, {"type": "play", "cards": ["R5"], "suit": "S",
+                                   "last_one": False, "note": BULK})
+    assert stored_step(uno.pk, 1)["action"] == {"type": "play", "cards": ["R5"]}
+    play.abort_game(Game.objects.get(pk=uno.pk), alice)
+
+    trump = trump_table(alice, bob, carol)
+    play.perform_action(trump, bob, {"type": "play", "cards": ["H6"], "last_one": False,
+                                     "color": "R", "note": BULK})
+    assert stored_step(trump.pk, 1)["action"] == {
+        "type": "play", "cards": ["H6"], "last_one": False}
+    play.abort_game(Game.objects.get(pk=trump.pk), alice)
+
+    client = Client()
+    client.force_login(alice)
+    for game in (uno, trump):
+        log = client.get(f"/games/{game.pk}.json")
+        assert log.status_code == 200
+        assert BULK not in log.content.decode()
 
 def test_the_json_values_doctests_hold() -> None:
     import doctest
