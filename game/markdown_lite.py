@@ -24,7 +24,7 @@ _ITALIC = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 _HEADING = re.compile(r"^(#{1,4})\s+(.*)$")
 _ITEM = re.compile(r"^(\s*)(?:[-*]|(\d+)\.)\s+(.*)$")
 # Within the site (a path, an anchor) or a web page. Not "//host" (protocol-relative:
-# another host) nor "/\\host", which browsers read the same way.
+# another host) nor "/\host", which browsers read the same way.
 _SAFE_URL = re.compile(r"^(https?://|/(?![/\\])|#)")
 
 
