@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import time
 from collections import OrderedDict, deque
@@ -55,6 +54,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
+from game import json_values
 from game.live import admission, fanout, groups, memory, transport
 from game.live.admission import client_address
 from game.live.budgets import Budget, ProcessBudgets
@@ -747,14 +747,10 @@ def is_int(value: Any) -> bool:
 
 
 def parse_json(text: str | None) -> Any:
-    """The message as JSON, or None when unreadable: invalid, bytes, or nested so deep
-    that the parser gives up (RecursionError, which is not a ValueError)."""
-    if text is None:
-        return None
-    try:  # json, not orjson: messages are small, and json refuses deep nesting
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+    """The message as JSON, or None when unreadable: invalid, bytes, nested too deep,
+    or holding a number no store keeps (`NaN`, `Infinity`, beyond 64 bits): see
+    game/json_values.py."""
+    return json_values.parse(text)
 
 
 def sockets() -> Registry:
