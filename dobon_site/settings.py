@@ -55,6 +55,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz and /metrics, answered before the Host check and the HTTPS
+    # redirect: probes reach a daphne directly over plain HTTP (game/views/ops.py).
+    "game.views.ops.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dobon_site.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -280,6 +283,12 @@ CELERY_BEAT_SCHEDULE = {
 # workers were down; a working clock is late by well under a second, 3.6 s at worst under
 # overload): the game resumes with fresh timeouts instead of playing the outage's turns.
 DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
+# /readyz (game/services/health.py): the clock is alive when its last sweep is at most
+# this old (the sweep runs every DOBON_SWEEP_SECONDS; beat taking over from a killed
+# holder takes longer, and /readyz says so meanwhile); each check answers within
+# DOBON_HEALTH_TIMEOUT_SECONDS or fails.
+DOBON_CLOCK_STALE_SECONDS = float(env_str("DOBON_CLOCK_STALE_SECONDS", "10"))
+DOBON_HEALTH_TIMEOUT_SECONDS = float(env_str("DOBON_HEALTH_TIMEOUT_SECONDS", "2"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
 # What may keep the clock's workers busy with nobody waiting (game/services/limits.py):
