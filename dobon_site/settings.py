@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dobon_site.env import channel_prefix, env_bool, env_int, env_list, env_str
 from dobon_site.security import (
+    check_networks,
     check_origins,
     check_secret_key,
     default_websocket_origins,
@@ -143,6 +144,11 @@ AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 # Behind N reverse proxies that append to X-Forwarded-For, the client's address is the
 # N-th entry from the right; 0 (no proxy) uses the connection's address (README.md).
 DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
+# Client addresses (or networks) that may read /metrics (game/views/ops.py); the address
+# is the forwarded one behind DOBON_PROXY_COUNT proxies, as for throttling. Others: 404.
+DOBON_METRICS_ALLOWED = check_networks(
+    "DOBON_METRICS_ALLOWED", env_list("DOBON_METRICS_ALLOWED", ["127.0.0.0/8", "::1"])
+)
 # Sign-up floods: at most this many sign-up attempts per address and window.
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))

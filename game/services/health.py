@@ -1,4 +1,5 @@
-"""Readiness of this process's site: the database, Redis and the clock (`/readyz`).
+"""Readiness of this process's site: the database, Redis and the clock (`/readyz`); and
+the games running, counted when `/metrics` is scraped.
 
 Each check answers a `Check` (ok, fail or skipped, with a short detail that names what
 failed and says nothing secret: no host names, URLs or error texts, only the kind of
@@ -25,8 +26,11 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
+from django.db.models import Count
 
 from game.clock import heartbeat
+from game.models import Game
+from game.rules.registry import DOBON_UNO, KINDS
 
 OK, FAIL, SKIPPED = "ok", "fail", "skipped"
 
@@ -92,6 +96,16 @@ def check_clock(now: float) -> Check:
     if age > settings.DOBON_CLOCK_STALE_SECONDS:
         return Check(FAIL, f"last sweep {age:.0f} s ago")
     return Check(OK, f"last sweep {age:.1f} s ago")
+
+
+def running_games() -> dict[str, int]:
+    """Games running now, per game kind (every kind, 0 included): `dobon_games_running`."""
+    counts = dict.fromkeys(KINDS, 0)
+    rows = (Game.objects.filter(status=Game.Status.RUNNING)
+            .values_list("game_kind").annotate(games=Count("pk")).order_by())
+    for kind, games in rows:
+        counts[kind or DOBON_UNO] = counts.get(kind or DOBON_UNO, 0) + games
+    return counts
 
 
 def readiness(now: float | None = None) -> tuple[bool, dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""What operators and their machines read: `/healthz`, `/readyz` (and `/metrics`).
+"""What operators and their machines read: `/healthz`, `/readyz` and `/metrics`.
 
 They are answered by `ProbeMiddleware`, first in MIDDLEWARE, before Django looks at the
 Host header or redirects to HTTPS: a load balancer, nginx or a script on the host probes
@@ -11,17 +11,26 @@ and need no login; they say nothing secret (docs/deploy.md, "Health and metrics"
 - `/healthz`: liveness, the process answers; no database, no Redis.
 - `/readyz`: readiness (game/services/health.py), 200 or 503 with the checks as JSON.
 
+- `/metrics`: Prometheus' text (game/metrics.py), only to client addresses in
+  `DOBON_METRICS_ALLOWED` (the forwarded address behind `DOBON_PROXY_COUNT` proxies, as
+  for throttling: accounts/throttle.py); anyone else gets a 404, as for a page that
+  does not exist.
+
 Only GET and HEAD (405 otherwise); never cached.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.views.decorators.http import require_safe
 
+from accounts.throttle import client_ip
+from game import metrics
 from game.services import health
 
 log = logging.getLogger(__name__)
@@ -43,6 +52,23 @@ def readyz(request: HttpRequest) -> HttpResponse:
     return probe_response(request, response)
 
 
+@require_safe
+def metrics_text(request: HttpRequest) -> HttpResponse:
+    if not may_read_metrics(client_ip(request)):
+        return HttpResponseNotFound(b"Not Found", content_type="text/plain")
+    text, content_type = metrics.render(extra=[metrics.GamesRunning(health.running_games)])
+    return probe_response(request, HttpResponse(text, content_type=content_type))
+
+
+def may_read_metrics(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(allowed, strict=False)
+               for allowed in settings.DOBON_METRICS_ALLOWED)
+
+
 def probe_response(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """No cache may keep a probe's answer; a HEAD gets the headers only."""
     response["Cache-Control"] = "no-store"
@@ -55,6 +81,7 @@ def probe_response(request: HttpRequest, response: HttpResponse) -> HttpResponse
 PROBES: dict[str, Callable[[HttpRequest], HttpResponse]] = {
     "/healthz": healthz,
     "/readyz": readyz,
+    "/metrics": metrics_text,
 }
 
 
