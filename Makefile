@@ -63,6 +63,8 @@ STRICT := \
 	game/instrument.py \
 	game/docs_markdown.py \
 	game/json_values.py \
+	game/clock/heartbeat.py \
+	game/metrics.py \
 	game/management/bench/cost.py \
 	game/management/bench/players.py \
 	game/management/bench/engines.py \

@@ -54,7 +54,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game import json_values
+from game import json_values, metrics
 from game.live import admission, fanout, groups, memory, transport
 from game.live.admission import client_address
 from game.live.budgets import Budget, ProcessBudgets
@@ -379,7 +379,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if sum(1 for kind, _ in self.jobs if kind == "action") >= MAX_QUEUED_ACTIONS:
             await self.send_error("rate_limited")
             return
-        self.jobs.append(("action", (action, version)))
+        self.jobs.append(("action", (action, version, time.monotonic())))
         self.wake.set()
 
     async def send_stamp(self, stamp: Any) -> None:
@@ -435,13 +435,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.pause(wait)
         return False
 
-    async def act(self, move: tuple[Any, int | None]) -> None:
+    async def act(self, move: tuple[Any, int | None, float]) -> None:
         """The move in a task of its own: when the socket closes meanwhile (its worker is
         cancelled), the move still commits and every seat still hears of it."""
         await asyncio.shield(detached(self.apply(move)))
 
-    async def apply(self, move: tuple[Any, int | None]) -> None:
-        action, version = move
+    async def apply(self, move: tuple[Any, int | None, float]) -> None:
+        """`move`: the action, the version the client saw, and when it arrived
+        (monotonic seconds: the move's time to its pushes is a metric)."""
+        action, version, received = move
         try:
             pushes, after = await act_once(self.room_id, self.user, action, version)
         except play.PlayError as exc:
@@ -454,6 +456,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Sent from here, not from the database thread, which is free for the next
         # move meanwhile. No direct answer: the change arrives through the groups.
         await play.send_pushes(pushes)
+        metrics.moves_pushed(committed_kinds(pushes), time.monotonic() - received)
         for work in after:  # the lean path's after-commit ORM work (a CPU due soon)
             await db_write(work)
 
@@ -536,6 +539,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         frame it may open another socket at once."""
         self.closing = True
         await self.release()
+        if isinstance(code, int) and not isinstance(code, bool):
+            metrics.socket_refused(code)
         await super().close(code=code, reason=reason)
 
     async def drop_slow_reader(self, backlog: int) -> None:
@@ -704,6 +709,12 @@ def push_state(push: dict[str, Any]) -> dict[str, Any]:
         match=push.get("match"),
         game_kind=push.get("game_kind"), preset=push.get("preset"),
     )
+
+
+def committed_kinds(pushes: list[play.Push]) -> list[str]:
+    """The game kind of every version a move committed (each has one watchers' push)."""
+    return [message.get("game_kind") or "dobon_uno" for _, message in pushes
+            if message.get("type") == "game.public"]
 
 
 # (room, game, version, language): the watchers' table and its encoded frame.
