@@ -11,7 +11,7 @@ LOCK := requirements.lock
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install lock run test test-fast lint typecheck messages bench bench-load clean
+.PHONY: install lock run test test-fast lint typecheck messages bench bench-load deploy-check clean
 
 install: $(STAMP)
 
@@ -87,6 +87,11 @@ bench-load: install
 	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
 		SECRET_KEY=$${SECRET_KEY:-bench-$$($(BIN)/python -c "import secrets; print(secrets.token_hex(24))")} \
 		$(BIN)/python manage.py bench_load $(BENCH_ARGS)
+
+# The documented topology (docs/deploy.md) on this machine, as root: network namespaces
+# as hosts, Debian's nginx, PostgreSQL, Redis, the systemd units' ExecStart lines.
+deploy-check: install
+	deploy/check/run
 
 # After changing user-facing strings (needs GNU gettext); the compiled .mo is committed
 # so that running the site needs no build step. One catalog, dobon_site/locale (the
