@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from game import house_text
 from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
-from game.models import CpuLevel, Membership, Room
+from game.models import DEFAULT_ROUNDS, CpuLevel, Membership, Room
 from game.services import engines, rooms
 from game.services import house as house_service
 from game.services.rooms import RoomError
@@ -81,6 +81,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "public_page": page,
         "join_form": JoinCodeForm(),
         "cpu_levels": CpuLevel.choices,
+        "standard_rounds": DEFAULT_ROUNDS,  # a play-now standard game is a match this long
     }
     return render(request, "game/lobby.html", context)
 

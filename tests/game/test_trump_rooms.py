@@ -576,3 +576,18 @@ def test_the_room_forms_number_fields_carry_the_servers_limits(client, alice):
         "timeout_seconds": 10, "starting_points": 99})
     assert refused.status_code == 200 and not Room.objects.filter(name="少なすぎ").exists()
     assert "100" in refused.content.decode().split('id="id_starting_points_errors"', 1)[1][:200]
+
+
+def test_play_now_says_a_standard_game_is_a_20_round_match(client, alice):
+    """Issue #33: 'play now' against CPUs in standard starts the first of 20 rounds (T17),
+    which neither the lobby nor the table said; the lobby's choice and the note say so."""
+    client.force_login(alice)
+    lobby = client.get("/").content.decode()
+    assert "トランプ・ドボン（スタンダード・20ラウンド戦）" in lobby
+    page = client.post("/play/cpu/", {"game": "trump_standard", "level": "normal"},
+                       follow=True).content.decode()
+    assert "20ラウンドの対戦を始めました" in page
+    client.cookies["django_language"] = "en"
+    page = client.post("/play/cpu/", {"game": "dobon_uno", "level": "easy"},
+                       follow=True).content.decode()
+    assert "round match" not in page and "has started" in page
