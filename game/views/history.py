@@ -102,7 +102,7 @@ def _history_row(game: Game) -> dict[str, Any]:
         "label": present.result_label(game),
         "winners": ", ".join(present.winners_of(game, names)),
         "seats": [_seat_line(p) for p in players],
-        "rules": house_text.summarize(getattr(game, "house_rules", None)),  # G10, D4
+        "rules": house_text.summarize(getattr(game, "house_rules", None)),  # §G10, D4
     }
 
 
@@ -235,7 +235,7 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "url": game.get_absolute_url(),
-            # G10: the rule set by name ("standard", a preset, or "custom" and the keys)
+            # §G10: the rule set by name ("standard", a preset, or "custom" and the keys)
             "rules": rules_of(initial) if initial else None,
         },
         "players": [
@@ -272,7 +272,7 @@ def _recorded_kinds(game: Game) -> dict[int, str]:
 
 def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
     """The deal as the engine made it: hands, the first card, the deck in draw order, and
-    R3.2's first player (not the seat on turn at version 0: present.first_player_of)."""
+    §R3.2's first player (not the seat on turn at version 0: present.first_player_of)."""
     return {
         "hands": state["hands"],
         # trump Dobon keeps its field card apart from the discards under it

@@ -1,4 +1,4 @@
-"""H11 multiple dobon: "first" [先着一人] and "nearest" [頭ハネ]."""
+"""§H11 multiple dobon: "first" [先着一人] and "nearest" [頭ハネ]."""
 
 from __future__ import annotations
 
@@ -70,4 +70,4 @@ def test_h11_with_h10_a_false_declaration_is_never_first() -> None:
     g.apply(3, DOBON, 0.5)  # false: 11
     assert g.phase == "turn" and "dobon" in g.chances(1)
     g.apply(2, DOBON, 1.0)
-    assert g.phase == "return_wait"  # H10.2: the return is offered blind
+    assert g.phase == "return_wait"  # §H10.2: the return is offered blind

@@ -1,4 +1,4 @@
-"""T20.3-T20.4: every refusal code, the order in which codes are chosen, and that a refused
+"""§T20.3-§T20.4: every refusal code, the order in which codes are chosen, and that a refused
 action leaves the round unchanged."""
 
 from __future__ import annotations
