@@ -273,7 +273,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # room's CPU move; 9, a match; game/services/clock.py). The option orders several queues
 # (the clock uses one): first come first served, not in turn.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
-# The timeouts' clock (R14): a sweep over the indexed Game.next_deadline every
+# The timeouts' clock (§R14): a sweep over the indexed Game.next_deadline every
 # DOBON_SWEEP_SECONDS, so an automatic action lands at most about that late. No task is
 # published per move. A sweep nobody picked up within its period is superseded by the
 # next one: expire it rather than let sweeps queue up.

@@ -192,7 +192,7 @@ def _house_choices(key: str) -> list[tuple[str, Any]]:
 
 
 class HouseRulesForm(forms.Form):
-    """The room's house rules (HOUSE-RULES.md G4, §7): a preset, or every rule one by one.
+    """The room's house rules (HOUSE-RULES.md §G4, §7): a preset, or every rule one by one.
     A preset sets every rule (the fields below are then ignored); "custom" takes them as
     set. static/js/house_form.js fills the fields when a preset is picked and switches to
     "custom" when a rule is changed; without it the form works the same."""

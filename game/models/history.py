@@ -21,7 +21,7 @@ from game.models.rooms import CpuLevel, GameKind, player_name
 
 
 class Counters(models.Model):
-    """What a standings line and a profile both count (RULES.md R8–R12)."""
+    """What a standings line and a profile both count (RULES.md §R8–§R12)."""
 
     games = models.PositiveIntegerField(_("games"), default=0)
     points = models.BigIntegerField(_("points"), default=0)
@@ -120,7 +120,7 @@ class PlayerStats(Counters):
 class TrumpPlayerStats(Counters):
     """A registered player's trump Dobon totals over every room, one line per preset: au
     and standard points never mix with each other nor with Dobon UNO's (`PlayerStats`).
-    Standard ranks lowest points per game first (score_order "low", T17.3)."""
+    Standard ranks lowest points per game first (score_order "low", §T17.3)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trump_stats"

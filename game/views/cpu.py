@@ -81,7 +81,7 @@ def play_against_cpu(request: HttpRequest) -> HttpResponse:
 
 def _started_note(game: Game, level: str) -> str:
     """What the player is told as the table opens; a standard game says it is the first
-    round of a match (T17: the lowest total after the room's rounds wins)."""
+    round of a match (§T17: the lowest total after the room's rounds wins)."""
     if game.game_kind == GameKind.TRUMP_DOBON and game.preset == TrumpPreset.STANDARD:
         return _(
             "A %(rounds)d-round match of trump Dobon (standard) against %(level)s CPU players "

@@ -35,7 +35,7 @@ class Seat:
 
     @property
     def number(self) -> int:
-        """Seats are 0-based in the rules (R1.1) and 1-based on screen."""
+        """Seats are 0-based in the rules (§R1.1) and 1-based on screen."""
         return self.index + 1
 
 
@@ -101,7 +101,7 @@ def create_room(request: HttpRequest) -> HttpResponse:
 
 
 def trump_match_lines(room: Room, by_seat: dict[int, Any]) -> dict[str, Any] | None:
-    """The room's trump match (T17) as the room page shows it: round, over, and each
+    """The room's trump match (§T17) as the room page shows it: round, over, and each
     seat's total and place, best first."""
     info = engines.of(room).match_info(room)
     if info is None:
@@ -152,7 +152,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "ws_url": f"/ws/rooms/{room.pk}/",
         # A refused match start comes back here with what was entered and why.
         "match_form": request.session.pop(MATCH_FORM, None),
-        "session": house_service.session_info(room),  # H14
+        "session": house_service.session_info(room),  # §H14
     }
     return render(request, "game/room.html", context)
 

@@ -44,7 +44,7 @@ def test_back_from_a_game_shows_the_lobby_with_the_running_game(page: Page, live
 
 
 def test_a_refused_start_stays_on_screen_until_read(page: Page, live_server, alice, bob):
-    """A standard room (T1: 3 to 6 players) with two seated: Start is refused, and the
+    """A standard room (§T1: 3 to 6 players) with two seated: Start is refused, and the
     reason stays on the screen — it used to fade away after 4 s like a success toast."""
     room = make_room(alice, bob, seat_count=4, game_kind="trump_dobon", trump_preset="standard")
     base = live_server.url
