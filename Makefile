@@ -68,7 +68,8 @@ STRICT := \
 	game/management/bench/cost.py \
 	game/management/bench/players.py \
 	game/management/bench/engines.py \
-	game/management/bench/goals.py
+	game/management/bench/goals.py \
+	game/live/drain.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -348,6 +348,10 @@ DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_PROGRAM_SOCKETS_PE
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.
 DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
+# `python -m dobon_site.server` on SIGTERM: stop listening, finish the moves begun, close
+# every socket with 1012, and exit within this many seconds whatever hangs (issue #30).
+# Keep it below the supervisor's own stop timeout (systemd's TimeoutStopSec).
+DOBON_SHUTDOWN_SECONDS = float(env_str("DOBON_SHUTDOWN_SECONDS", "10"))
 # Admission before any database work (game/live/admission.py), per server process:
 # open sockets per client address (4410), new handshakes per second per address (4411,
 # bursts up to the same number) and open sockets in the process (4503). The address is
