@@ -69,7 +69,8 @@ STRICT := \
 	game/management/bench/players.py \
 	game/management/bench/engines.py \
 	game/management/bench/goals.py \
-	game/live/drain.py
+	game/live/drain.py \
+	game/clock/lease.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from dobon_site.env import channel_prefix, env_bool, env_int, env_list, env_str
@@ -279,8 +280,22 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
 # next one: expire it rather than let sweeps queue up.
 DOBON_SWEEP_SECONDS = float(env_str("DOBON_SWEEP_SECONDS", "0.25"))
 # Beat runs the sweep in its own process (game/clock/beat.py) rather than publishing a task.
-if env_bool("DOBON_SWEEP_IN_BEAT", default=True):
-    CELERY_BEAT_SCHEDULER = "game.clock.beat:SweepingScheduler"
+# Either way a beat runs its schedule only while it holds the clock's lock in Redis: a
+# second beat stands by (game/clock/lease.py).
+CELERY_BEAT_SCHEDULER = (
+    "game.clock.beat:SweepingScheduler" if env_bool("DOBON_SWEEP_IN_BEAT", default=True)
+    else "game.clock.beat:OneBeatScheduler"
+)
+# The clock's lock lives this long unless its holder renews it, which it does this often;
+# a standby asks for it as often. A holder killed with kill -9: a standby sweeps within
+# about LOCK + 2 * RENEW seconds (19 s); a clean shutdown releases it (about 2 * RENEW).
+DOBON_CLOCK_LOCK_SECONDS = float(env_str("DOBON_CLOCK_LOCK_SECONDS", "15"))
+DOBON_CLOCK_LOCK_RENEW_SECONDS = float(env_str("DOBON_CLOCK_LOCK_RENEW_SECONDS", "2"))
+if not 0 < DOBON_CLOCK_LOCK_RENEW_SECONDS * 2 <= DOBON_CLOCK_LOCK_SECONDS:
+    raise ImproperlyConfigured(
+        "DOBON_CLOCK_LOCK_RENEW_SECONDS must be above 0 and at most half of "
+        "DOBON_CLOCK_LOCK_SECONDS (the lock is renewed at least twice per lifetime)"
+    )
 CELERY_BEAT_SCHEDULE = {
     "expire-due-games": {
         "task": "game.tasks.expire_due_games_task",

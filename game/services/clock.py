@@ -211,6 +211,17 @@ def claim(due: list[Due], until: float) -> None:
     )
 
 
+def unclaim(due: list[Due]) -> None:
+    """Hand back the claims of versions found but never sent (a beat that lost the
+    clock), so that the next sweep sends them without waiting CLAIM_SECONDS."""
+    if not due:
+        return
+    versions = Q()
+    for item in due:
+        versions |= Q(pk=item.game_id, claim_version=item.version)
+    Game.objects.filter(versions).update(claimed_until=None)
+
+
 def send_task(name: str, args: list[int], priority: int = BULK, eta: float | None = None) -> None:
     from celery import current_app  # the site's app (dobon_site/celery.py)
 
