@@ -81,6 +81,7 @@ def room_history(request: HttpRequest, room_id: int) -> HttpResponse:
         "winner_label": _("winner"),
         "whole_room": whole,
         "standings": selectors.standings(room) if whole else [],
+        "sessions": selectors.ended_sessions(room) if whole else [],
         "matrix": selectors.dobon_matrix(room) if whole else None,
     }
     return render(request, "game/history/room_history.html", context)
