@@ -38,7 +38,7 @@ class RoomForm(forms.ModelForm):
         model = Room
         fields = [
             "name", "game_kind", "trump_preset", "seat_count", "timeout_seconds",
-            "starting_points", "rounds_per_match", "is_public", "stamps_enabled",
+            "starting_points", "rounds_per_match", "is_public", "stamps_enabled", "rated",
         ]
         widgets = {
             "seat_count": forms.NumberInput(attrs={"min": MIN_SEATS, "max": MAX_SEATS}),
@@ -66,6 +66,10 @@ class RoomForm(forms.ModelForm):
             "stamps_enabled": _(
                 "Seated players may send quick reactions (“Nice!”, “Sorry”…) to the table. "
                 "Fixed words only, one every 1.5 seconds."
+            ),
+            "rated": _(
+                "Finished games here change the players' ratings (the rating "
+                "leaderboards). Changed between games only."
             ),
         }
 
@@ -103,6 +107,7 @@ class RoomForm(forms.ModelForm):
             "timeout_seconds": room.timeout_seconds,
             "is_public": room.is_public,
             "stamps_enabled": room.stamps_enabled,
+            "rated": room.rated,
             "game_kind": room.game_kind,
             "trump_preset": room.trump_preset,
             "starting_points": room.starting_points,
