@@ -224,7 +224,7 @@ def test_json_log_schema(client, played, people):
     client.force_login(people[0])
     log = json.loads(client.get(reverse("game:game_json", args=[game.pk])).content)
     assert log["format"] == "dobon-game-log/1"
-    assert set(log) == {"format", "game", "players", "initial", "events", "result"}
+    assert set(log) == {"format", "game", "players", "initial", "events", "result", "ratings"}
     assert log["game"]["id"] == game.pk and log["game"]["status"] == "finished"
     assert [p["username"] for p in log["players"]] == ["alice", "bob", "carol", "dave"]
     assert {p["kind"] for p in log["players"]} == {"human"}
