@@ -12,8 +12,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Ceil, Greatest, Mod
+from django.db.models import (
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Greatest, Mod
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from game.models import Game, GamePlayer, RatedGame, Rating, RatingChange, RatingTrack
@@ -198,6 +208,18 @@ def shown_dict(seen: Shown | None) -> dict[str, Any] | None:
             "provisional": seen.provisional}
 
 
+def lines_of(user: AbstractBaseUser | AnonymousUser) -> list[dict[str, Any]]:
+    """The player's ratings, one per game and track (the lobby): one query."""
+    if not user.is_authenticated:
+        return []
+    games_named, tracks_named = dict(game_names()), dict(track_names())
+    return [
+        {"game": r.game, "track": r.track, "name": games_named[r.game],
+         "track_name": tracks_named[r.track], "shown": shown(r.mu, r.sigma, r.games)}
+        for r in Rating.objects.filter(user_id=user.pk).order_by("game", "track")
+    ]
+
+
 # -- the profile ---------------------------------------------------------------------------
 
 
@@ -211,7 +233,10 @@ def profile_ratings(user: AbstractBaseUser) -> list[dict[str, Any]]:
     rows = (
         RatingChange.objects.filter(user_id=user.pk, number__isnull=False)
         .annotate(total=games)
-        .annotate(step=Greatest(Value(1), Ceil(F("total") / Value(float(CHART_POINTS)))))
+        # ⌈total / 120⌉ in integer arithmetic (integer division on PostgreSQL and SQLite)
+        .annotate(step=Greatest(Value(1), ExpressionWrapper(
+            (F("total") + Value(CHART_POINTS - 1)) / Value(CHART_POINTS),
+            output_field=IntegerField())))
         .annotate(left=Mod(F("number") - 1, F("step")))
         .filter(Q(left=0) | Q(number=F("total")))
         .order_by("rated_game", "track", "number")
@@ -226,8 +251,10 @@ def profile_ratings(user: AbstractBaseUser) -> list[dict[str, Any]]:
             "game": game, "track": track, "name": games_named[game],
             "track_name": tracks_named[track],
             "shown": shown(points[-1][1], points[-1][2], points[-1][0]),
-            "chart": rating_chart([(n, scale.displayed(mu, sigma)) for n, mu, sigma in points],
-                                  _("Rating over rated games")),
+            # Numbers only (game/ratings/chart.py formats every value; the label escaped).
+            "chart": mark_safe(rating_chart(  # noqa: S308
+                [(n, scale.displayed(mu, sigma)) for n, mu, sigma in points],
+                _("Rating over rated games"))),
         }
         for (game, track), points in lines.items()
     ]

@@ -106,10 +106,19 @@ def _history_row(game: Game) -> dict[str, Any]:
     }
 
 
-def _seat_line(player: Any) -> tuple[str, bool, str, str]:
+def _seat_line(player: Any) -> tuple[str, bool, str, str, str]:
     delta = player.delta
     css = "plus" if delta and delta > 0 else ("minus" if delta and delta < 0 else "")
-    return player.display_name, is_cpu_seat(player), signed(delta), css
+    return player.display_name, is_cpu_seat(player), signed(delta), css, _rating_after(player)
+
+
+def _rating_after(player: Any) -> str:
+    """The seat's rating after the game ("1820 初段", "?"), "" if unrated or a CPU."""
+    change = ratings.seat_change(player)
+    if change is None or change["cpu"]:
+        return ""
+    after = change["after"]
+    return f"{after.text} {after.label}".strip()
 
 
 # -- one game -------------------------------------------------------------------------------

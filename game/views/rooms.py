@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from game import house_text
 from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
+from game.history import ratings
 from game.models import CpuLevel, Membership, Room
 from game.services import engines, rooms
 from game.services import house as house_service
@@ -79,6 +80,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "public_page": page,
         "join_form": JoinCodeForm(),
         "cpu_levels": CpuLevel.choices,
+        "my_ratings": ratings.lines_of(request.user),  # docs/ratings.md
     }
     return render(request, "game/lobby.html", context)
 

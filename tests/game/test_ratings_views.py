@@ -145,10 +145,10 @@ def test_the_game_page_shows_every_seats_change_before_and_after(client, people,
 
 
 def test_the_room_panel_gives_each_rated_seat_its_rating(people, django_assert_num_queries):
-    from game.services.panel import room_panel
-
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+
+    from game.services.panel import room_panel
 
     room = make_room(*people)
     with CaptureQueriesContext(connection) as unrated:
@@ -162,3 +162,74 @@ def test_the_room_panel_gives_each_rated_seat_its_rating(people, django_assert_n
                                   "provisional": False}
     assert seats[1]["rating"]["text"] == "?" and seats[1]["rating"]["label"] == ""
     assert "rating" not in seats[2] and "rating" not in seats[3]
+
+
+# -- lobby, history list, profile ----------------------------------------------------------
+
+
+def test_the_lobby_shows_my_ratings_with_their_rank(client, alice):
+    _rated(alice, 30.0)
+    _rated(alice, 25.0, sigma=7.0, games=4, game="trump_au")
+    client.force_login(alice)
+    section = client.get(reverse("game:lobby")).content.decode().split(
+        'data-testid="my-ratings"')[1].split("</section>")[0]
+    assert "1960</strong> <span class=\"rank-label\">2段</span>" in section
+    assert "<strong class=\"rating\">?</strong>" in section  # trump au: provisional
+
+
+def test_the_room_history_shows_each_seats_rating_after_the_game(client, people,
+                                                                 django_assert_num_queries):
+    room = make_room(*people)
+    play_agari(room, people)
+    client.force_login(people[0])
+    client.get(reverse("game:room_history", args=[room.pk]))
+    with django_assert_num_queries(9):  # as before ratings: read with the seats
+        html = client.get(reverse("game:room_history", args=[room.pk])).content.decode()
+    assert html.count('data-testid="seat-rating">?<') == 4  # a first game: provisional
+
+
+def _career(user, games, room_owner):
+    """`games` rated games of `user` (stored rows, no play): rating changes 1..games."""
+    from game.models import Game, GamePlayer, Room
+
+    room = Room.objects.create(name="career", owner=room_owner)
+    rows = Game.objects.bulk_create(
+        Game(room=room, number=n, state={}, status="finished", rated=True,
+             finished_at=timezone.now()) for n in range(1, games + 1))
+    GamePlayer.objects.bulk_create(GamePlayer(game=g, seat=0, room_seat_index=0, user=user,
+                                              username=user.username) for g in rows)
+    RatingChange.objects.bulk_create(
+        RatingChange(game=g, seat=0, user=user, rated_game="dobon_uno", track="people",
+                     mu_before=20 + n * 0.01, sigma_before=2.0, mu=20 + (n + 1) * 0.01,
+                     sigma=2.0, number=n)
+        for n, g in enumerate(rows, start=1))
+    last = 20 + (games + 1) * 0.01
+    _rated(user, last, games=games)
+
+
+@pytest.mark.parametrize("games", [3, 400])
+def test_the_profile_draws_a_rating_graph_per_game_in_fixed_queries(
+        client, alice, bob, games, django_assert_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(bob)
+    url = reverse("accounts:profile", args=["alice"])
+    client.get(url)
+    with CaptureQueriesContext(connection) as unrated:
+        client.get(url)
+    _career(alice, games, bob)
+    with django_assert_num_queries(len(unrated.captured_queries)):  # the same with 400
+        html = client.get(url).content.decode()
+    line = html.split('data-testid="rating-dobon_uno-people"')[1].split("</div>")[0]
+    assert line.count("<svg") == 1
+    points = line.split('points="')[1].split('"')[0].split()
+    step = -(-games // 120)  # every k-th game, k = ceil(games / 120), and the last
+    assert len(points) == len([n for n in range(1, games + 1) if (n - 1) % step == 0
+                               or n == games])
+    assert games < 120 or 100 <= len(points) <= 121
+    _english(client)
+    html_en = client.get(url).content.decode()
+    line_en = html_en.split('data-testid="rating-dobon_uno-people"')[1].split("</div>")[0]
+    assert f"{games} rated games" in line_en
+    assert "レート対局" in line  # Japanese by default
