@@ -14,11 +14,14 @@ by its points change (`rank` of game/ratings/model.py); a CPU seat is its level'
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from game.models import Game, GamePlayer, Rating, RatingChange
@@ -80,6 +83,39 @@ def counts(seats: Sequence[RatedSeat]) -> bool:
     return len(seats) >= 2 and any(s.user_id is not None and not s.cpu_level for s in seats)
 
 
+# -- the farming guard: a pair of accounts counts a bounded number of games a day ------------
+
+PAIR_WINDOW = timedelta(hours=24)
+
+Pair = tuple[int, int]
+
+
+def pairs_of(seats: Sequence[RatedSeat]) -> list[Pair]:
+    people = sorted(s.user_id for s in seats if s.user_id is not None and not s.cpu_level)
+    return list(combinations(people, 2))
+
+
+def pair_capped(pairs: list[Pair], played: Callable[[Pair], int]) -> bool:
+    """Whether some pair of these players already has the day's rated games together
+    (`played(pair)`: their rated games in the 24 hours up to this one)."""
+    cap = settings.DOBON_RATED_PAIR_GAMES_PER_DAY
+    return cap > 0 and any(played(pair) >= cap for pair in pairs)
+
+
+def _stored_pair_games(game: Game, pairs: list[Pair], when: datetime) -> Callable[[Pair], int]:
+    """Rated games each pair played together in the 24 hours up to `when`: one query."""
+    if not pairs:
+        return lambda pair: 0
+    people = sorted({user for pair in pairs for user in pair})
+    together: dict[int, set[int]] = {}
+    for game_id, user in RatingChange.objects.filter(
+            user_id__in=people, game__finished_at__gte=when - PAIR_WINDOW,
+            game__finished_at__lte=when).exclude(game_id=game.pk).values_list(
+            "game_id", "user_id"):
+        together.setdefault(game_id, set()).add(user)
+    return lambda pair: sum(1 for users in together.values() if set(pair) <= users)
+
+
 # -- the hook --------------------------------------------------------------------------------
 
 
@@ -92,13 +128,18 @@ def record_rated(game: Game, engine: Any, seats: list[Any], summary: dict[str, A
                        int(summary["deltas"][s.seat])) for s in seats]
     if not counts(rated):
         return
+    when = game.finished_at
+    assert when is not None, "do_finish sets finished_at before announcing it"
     key = game_key(game.game_kind, game.preset)
     track = track_of(game.match_id, summary.get("players") or [])
+    # Before any rating row is created, as the rebuild does. Two games of one pair that
+    # finish at the same instant may both pass: the cap can be passed by one, no more.
+    pairs = pairs_of(rated)
+    if pair_capped(pairs, _stored_pair_games(game, pairs, when)):
+        return
     rows = _locked_rows(key, track, [s.user_id for s in rated if s.user_id is not None])
     changes = rate_game(rated, is_lower_better(summary), key,
                         lambda user: Skill(rows[user].mu, rows[user].sigma))
-    when = game.finished_at
-    assert when is not None, "do_finish sets finished_at before announcing it"
     numbers = {user: _apply(row, changes, user, when) for user, row in rows.items()}
     Rating.objects.bulk_update(list(rows.values()),
                                ["mu", "sigma", "ordinal", "games", "last_played_at"])
@@ -156,9 +197,10 @@ def rebuild_all() -> int:
         Rating.objects.all().delete()
         board: dict[tuple[int, str, str], Rating] = {}
         rows: list[RatingChange] = []
+        pair_times: dict[Pair, list[datetime]] = {}
         rated = 0
         for game in _rated_games():
-            changed = _rebuild_one(game, board, ghosts)
+            changed = _rebuild_one(game, board, ghosts, pair_times)
             rows += changed
             rated += bool(changed)
         Rating.objects.bulk_create(board.values(), batch_size=2000)
@@ -183,7 +225,7 @@ def _players_prefetch() -> Any:
 
 def _rebuild_one(
     game: Game, board: dict[tuple[int, str, str], Rating],
-    ghosts: dict[tuple[int, int], Skill],
+    ghosts: dict[tuple[int, int], Skill], pair_times: dict[Pair, list[datetime]],
 ) -> list[RatingChange]:
     summary: dict[str, Any] = game.result or {}
     deltas = summary["deltas"]
@@ -191,6 +233,18 @@ def _rebuild_one(
                        ghosts.get((game.pk, p.seat))) for p in game.players.all()]
     if not counts(seats):
         return []
+    when = game.finished_at
+    assert when is not None
+    pairs = pairs_of(seats)
+
+    def played(pair: Pair) -> int:
+        times = pair_times.get(pair, [])
+        return len(times) - bisect.bisect_left(times, when - PAIR_WINDOW)
+
+    if pair_capped(pairs, played):
+        return []
+    for pair in pairs:
+        pair_times.setdefault(pair, []).append(when)
     key = game_key(game.game_kind, game.preset)
     track = track_of(game.match_id, summary.get("players") or [])
     start = default_skill()
@@ -202,6 +256,5 @@ def _rebuild_one(
     }
     changes = rate_game(seats, is_lower_better(summary), key,
                         lambda user: Skill(lines[user].mu, lines[user].sigma))
-    assert game.finished_at is not None
-    numbers = {user: _apply(row, changes, user, game.finished_at) for user, row in lines.items()}
+    numbers = {user: _apply(row, changes, user, when) for user, row in lines.items()}
     return _change_rows(game.pk, key, track, changes, numbers)

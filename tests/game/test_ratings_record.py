@@ -126,11 +126,13 @@ def test_a_crash_while_rating_loses_the_result_too(people, monkeypatch):
 
 
 def test_a_few_hundred_random_games_equal_openskill_directly_and_the_rebuild(
-        django_user_model):
+        django_user_model, settings):
     """240 finished games in 8 rooms of 4 drawn from 7 players (some rooms unrated),
     each ending in one of four ways with a random seat order; every stored number equals
     openskill's PlackettLuce run by this test itself in (finished_at, id) order; then
-    `rebuild_all` reproduces every row exactly."""
+    `rebuild_all` reproduces every row exactly. (The farming cap is off here: these are
+    4 hours of games among 7 people; the cap has its own test below.)"""
+    settings.DOBON_RATED_PAIR_GAMES_PER_DAY = 0
     rng = random.Random(34)
     pool = [django_user_model.objects.create_user(f"p{i}", password="pw") for i in range(7)]
     rooms = []
@@ -166,3 +168,48 @@ def _snapshot() -> tuple[set[tuple[Any, ...]], set[tuple[Any, ...]]]:
         "game_id", "seat", "user_id", "cpu_level", "rated_game", "track", "mu_before",
         "sigma_before", "mu", "sigma", "number"))
     return lines, changes
+
+
+# -- abuse (item 7) ------------------------------------------------------------------------
+
+
+def test_two_accounts_count_a_capped_number_of_games_together_a_day(people, settings):
+    """Farming by two accounts trading wins: after DOBON_RATED_PAIR_GAMES_PER_DAY rated
+    games together in 24 hours, more games finish but change no rating; a day later they
+    count again; the rebuild applies the same cap and gives the same numbers."""
+    settings.DOBON_RATED_PAIR_GAMES_PER_DAY = 3
+    room = make_room(*people)
+    for i in range(5):
+        play_agari(room, people, now=NOW + 60 * i)
+    assert _line(people[0]).games == 3
+    assert RatingChange.objects.values("game").distinct().count() == 3
+    assert Game.objects.filter(status="finished").count() == 5
+    play_dobon(room, people, now=NOW + 60 * 4 + 24 * 3600 + 1)  # the window moved on
+    assert _line(people[0]).games == 4
+    before = _snapshot()
+    assert rebuild_all() == 4
+    assert _snapshot() == before
+
+
+def test_no_cap_between_a_person_and_cpus(alice, settings):
+    settings.DOBON_RATED_PAIR_GAMES_PER_DAY = 1
+    room = seat_cpus(make_room(alice), "easy", "normal", "strong")
+    now = NOW
+    for _ in range(2):
+        game = _play_to_the_end(play.start_game(room, alice, now=now), now)
+        now = game.finished_at.timestamp() + 10
+    assert _line(alice).games == 2
+
+
+def test_leaving_does_not_dodge_the_loss(people):
+    """A player who leaves mid-game plays on by timeouts (R14) and the loss is rated."""
+    from game.services import rooms as room_services
+
+    alice, bob = people[:2]
+    room = make_room(*people)
+    game = play.start_game(room, alice, now=NOW)
+    room_services.leave_room(room, bob)
+    game = _play_to_the_end(game, NOW)
+    assert game.status == Game.Status.FINISHED
+    change = RatingChange.objects.get(game=game, user=bob)
+    assert _line(bob).games == 1 and change.mu == _line(bob).mu
