@@ -70,7 +70,8 @@ STRICT := \
 	game/management/bench/engines.py \
 	game/management/bench/goals.py \
 	game/live/drain.py \
-	game/clock/lease.py
+	game/clock/lease.py \
+	game/ratings
 
 lint: install
 	$(BIN)/ruff check .

@@ -160,6 +160,9 @@ DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
 # Limits per account (issue 20): rooms owned and created per 24 hours (a room outlives its
 # owner's interest: rooms persist), active API tokens, tokens created per 24 hours.
 DOBON_MAX_ROOMS_PER_USER = env_int("DOBON_MAX_ROOMS_PER_USER", 20)
+# Rating farming (docs/ratings.md): two accounts count at most this many rated games
+# together in 24 hours (by finished_at); later ones finish but change no rating. 0: no cap.
+DOBON_RATED_PAIR_GAMES_PER_DAY = env_int("DOBON_RATED_PAIR_GAMES_PER_DAY", 20)
 DOBON_ROOMS_PER_DAY = env_int("DOBON_ROOMS_PER_DAY", 10)
 DOBON_MAX_ACTIVE_API_TOKENS = env_int("DOBON_MAX_ACTIVE_API_TOKENS", 10)
 DOBON_API_TOKENS_PER_DAY = env_int("DOBON_API_TOKENS_PER_DAY", 20)

@@ -15,6 +15,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from game.history.ratings import with_rating_changes
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
 from game.models.history import (
@@ -39,7 +40,8 @@ OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def _players_prefetch() -> Prefetch[Any]:
-    return Prefetch("players", queryset=GamePlayer.objects.order_by("seat"))
+    """A game's seats, each with its rating change read in the same query."""
+    return Prefetch("players", queryset=with_rating_changes(GamePlayer.objects.order_by("seat")))
 
 
 # -- a room --------------------------------------------------------------------------------

@@ -507,6 +507,7 @@ def do_create_game(
                 match=match,
                 game_kind=room.game_kind,
                 preset=engines.of(room).preset(room),
+                rated=room.rated,
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
@@ -688,10 +689,10 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
     engines.of(game).settle(game, seats, summary)
+    game.finished_at = to_datetime(now)  # before the hooks: ratings record it
     changes.finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
-    game.finished_at = to_datetime(now)
     game.next_deadline = None
 
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from game import house_text
 from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
+from game.history import ratings
 from game.models import DEFAULT_ROUNDS, CpuLevel, Membership, Room
 from game.services import engines, rooms
 from game.services import house as house_service
@@ -82,6 +83,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "join_form": JoinCodeForm(),
         "cpu_levels": CpuLevel.choices,
         "standard_rounds": DEFAULT_ROUNDS,  # a play-now standard game is a match this long
+        "my_ratings": ratings.lines_of(request.user),  # docs/ratings.md
     }
     return render(request, "game/lobby.html", context)
 
