@@ -227,10 +227,13 @@ def room_panel(room: Room) -> dict[str, Any]:
     # one runs. So the latest two games hold both the running one and the last result.
     latest = list(
         room.games.select_related("match").order_by("-number")
-        .only("number", "status", "result", "state", "room_id", "match", "match__status")[:2]
+        .only("number", "status", "result", "state", "room_id", "match", "match__status",
+              "game_kind", "preset")[:2]
     )
     running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
     last = next((g for g in latest if g.status != Game.Status.RUNNING), None)
+    if last is not None and (last.game_kind, last.preset or None) != (room.game_kind, room.preset):
+        last = None  # the room plays another game now: that settlement belongs to the history
     owner = room.owner.username if room.owner_id is not None and room.owner else None
     panel = {
         "id": room.pk,
