@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 from celery.beat import PersistentScheduler
 from django.db import close_old_connections
 
+from game import logs
+
 if TYPE_CHECKING:
     from game.services.clock import Due
 
@@ -127,6 +129,6 @@ class SweepingScheduler(PersistentScheduler):
             sent = sweep(hold=self.held.add)
             if sent:
                 log.debug("sweep sent %d due games to the workers", sent)
-        except Exception:  # the clock keeps ticking whatever one sweep did
-            log.exception("timeout sweep failed")
+        except Exception as exc:  # the clock keeps ticking whatever one sweep did
+            log.error("timeout sweep failed", exc_info=logs.withheld(exc))
         return None
