@@ -71,7 +71,8 @@ STRICT := \
 	game/management/bench/goals.py \
 	game/live/drain.py \
 	game/clock/lease.py \
-	game/ratings
+	game/ratings \
+	game/logs.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -20,6 +20,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import translation
 
+from game import logs
 from game.history import ratings
 from game.live import sender
 from game.live.groups import room_group
@@ -202,8 +203,8 @@ def _settlement_of(game: Game) -> dict[str, Any]:
         return {}
     try:
         view = engines.load(game).view(None)  # by the game's own kind (a trump round too)
-    except Exception:  # an unreadable old state: the settlement just says less
-        log.exception("no settlement view for game %s", game.pk)
+    except Exception as exc:  # an unreadable old state: the settlement just says less
+        log.error("no settlement view for game %s", game.pk, exc_info=logs.withheld(exc))
         return {}
     return {"hands": view.get("revealed") or [], "dobon": view.get("dobon"),
             "last_play": view.get("last_play")}
