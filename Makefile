@@ -69,6 +69,7 @@ STRICT := \
 	game/management/bench/players.py \
 	game/management/bench/engines.py \
 	game/management/bench/goals.py \
+	game/management/bench/proxy.py \
 	game/live/drain.py \
 	game/clock/lease.py \
 	game/ratings \

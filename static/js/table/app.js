@@ -131,9 +131,11 @@ export class TableApp {
 
   connection(status) {
     this.connStatus = status;
-    const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "" }[status];
+    // "restarting": the server said it restarts (1012) and the socket is already on its
+    // way back; nothing to tell the player unless it takes long (socket.js).
+    const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "", restarting: "" }[status];
     this.ui.conn.textContent = text !== undefined ? text : T[status] || T.closed;
-    this.table.classList.toggle("is-offline", status !== "open");
+    this.table.classList.toggle("is-offline", status !== "open" && status !== "restarting");
     if (status === "open") this.renderStatus();
   }
 
