@@ -60,7 +60,7 @@ def test_a_second_beat_stands_by_and_takes_over_when_the_holder_dies(tmp_path, a
         second = running.start_beat("beat-b")
         said_at(tmp_path / "beat-b.log", STANDS_BY, 90)
 
-        game = play.start_game(room, alice)  # nobody acts: R14 timeouts every 5 s
+        game = play.start_game(room, alice)  # nobody acts: §R14 timeouts every 5 s
         timeouts_after(game, 0, 2, 30)
         assert HOLDS not in (tmp_path / "beat-b.log").read_text()
 

@@ -1,8 +1,8 @@
 """Trump rounds resume after an outage of the clock as Dobon UNO games do (issue #30,
-part 6; T18 and docs/protocol.md, "The clock, and outages"): when the earliest deadline
+part 6; §T18 and docs/protocol.md, "The clock, and outages"): when the earliest deadline
 lies more than DOBON_CLOCK_OUTAGE_SECONDS in the past, every due clock — the turn's, the
-T4 auction's, the open T11 dobon chances', a match's program clock — restarts with a
-full timeout, in one version holding one `resume` event, and no T18 timeout is played
+§T4 auction's, the open §T11 dobon chances', a match's program clock — restarts with a
+full timeout, in one version holding one `resume` event, and no §T18 timeout is played
 for the outage. The stored log replays exactly through game/history/replay.py, from the
 database and from the game's JSON log alike."""
 
@@ -78,8 +78,8 @@ def test_t18_a_person_acting_first_after_an_outage_gets_the_resume_then_their_ac
     alice, bob, carol, preset
 ):
     """Nobody swept for 26 minutes; the first thing after it is a person's own action:
-    the version holds the resume and then the action, and no T18 timeout (the standard
-    round is in its T4 auction: a bid; the au round's first seat plays)."""
+    the version holds the resume and then the action, and no §T18 timeout (the standard
+    round is in its §T4 auction: a bid; the au round's first seat plays)."""
     room = make_room(alice, bob, carol, game_kind="trump_dobon", trump_preset=preset,
                      seat_count=3, timeout_seconds=TIMEOUT)
     game = play.start_game(room, alice, now=NOW)
@@ -103,9 +103,9 @@ def test_t18_a_person_acting_first_after_an_outage_gets_the_resume_then_their_ac
 
 
 def test_t11_an_open_dobon_chance_survives_an_outage_with_a_fresh_deadline(alice, bob, carol):
-    """au: alice's D10 gives carol (S4 + H6 = 10) a dobon chance (T11.1) and bob the turn.
+    """au: alice's D10 gives carol (S4 + H6 = 10) a dobon chance (§T11.1) and bob the turn.
     The clock stops for 26 minutes: on its return the chance is still open, with a full
-    timeout, and carol's dobon wins the round; nobody drew or lost a chance to T18."""
+    timeout, and carol's dobon wins the round; nobody drew or lost a chance to §T18."""
     game = fixed_round(alice, [bob, carol], "au",
                        [["D10", "S3", "H7"], ["C13", "H12"], ["S4", "H6"]], "D6")
     play.perform_action(game, alice, {"type": "play", "cards": ["D10"]}, now=NOW + 1)
@@ -119,7 +119,7 @@ def test_t11_an_open_dobon_chance_survives_an_outage_with_a_fresh_deadline(alice
     assert table.next_deadline == pytest.approx(back + TIMEOUT)
     assert clock.expire_due_games(now=back + TIMEOUT - 0.5) == 0  # the fresh timeout runs
     play.perform_action(game, carol, {"type": "dobon"}, now=back + 2)
-    clock.expire_due_games(now=back + 2 + TIMEOUT)  # the T12 chain's clock closes it
+    clock.expire_due_games(now=back + 2 + TIMEOUT)  # the §T12 chain's clock closes it
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert 2 in game.state["result"]["winners"]
@@ -128,7 +128,7 @@ def test_t11_an_open_dobon_chance_survives_an_outage_with_a_fresh_deadline(alice
 
 def test_t4_the_standard_auction_resumes_with_its_bids_kept(alice, bob, carol):
     """standard: bob bid 5, then the clock stopped. On its return nobody is made to bid
-    1 (T18's auction timeout): the auction goes on with bob's bid and a fresh clock."""
+    1 (§T18's auction timeout): the auction goes on with bob's bid and a fresh clock."""
     game = fixed_round(alice, [bob, carol], "standard",
                        [["C2", "D9"], ["H2", "S7"], ["H5", "C8"]], "C7", first_player=None)
     play.perform_action(game, bob, {"type": "bid", "amount": 5}, now=NOW + 1)
@@ -140,7 +140,7 @@ def test_t4_the_standard_auction_resumes_with_its_bids_kept(alice, bob, carol):
     assert table.phase == "auction" and table.next_deadline == pytest.approx(back + TIMEOUT)
     assert not any(e.get("type") == "bid" for e in version_events(game, 2))
     assert [f.kind for f in replayed(game)] == ["start", "action", "resume"]
-    # Then T18 as usual at the fresh deadline: the silent seats bid 1 and the auction ends.
+    # Then §T18 as usual at the fresh deadline: the silent seats bid 1 and the auction ends.
     clock.expire_due_games(now=back + TIMEOUT)
     game.refresh_from_db()
     kinds = [e["type"] for e in version_events(game, 3)]
