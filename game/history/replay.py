@@ -119,6 +119,40 @@ def rebuild(
     return frames
 
 
+def check_replays(
+    initial_state: dict[str, Any], versions: list[Version], stored_state: dict[str, Any],
+    game_kind: str = registry.DOBON_UNO,
+) -> int:
+    """Replay every stored version and check that the engine ends exactly in
+    `stored_state` (the game row's state): the whole record of a game, read back (a
+    restored backup, an upgraded engine) and found to be the game that was played.
+    Raises `ReplayError` on the first difference; returns how many versions it replayed.
+
+    >>> from game.rules import Game
+    >>> g = Game.new(players=2, first_player=0, seed=5, now=0.0)
+    >>> start, seat = g.to_dict(), g.turn
+    >>> action = g.legal_actions(seat)[0]
+    >>> events = g.apply(seat, action, 1.0)
+    >>> played = [Version(1, {"now": 1.0, "seat": seat, "action": action}, events)]
+    >>> check_replays(start, played, g.to_dict())
+    1
+    >>> check_replays(start, played, start)
+    Traceback (most recent call last):
+    ...
+    game.history.replay.ReplayError: the replayed game does not end in its stored state
+    """
+    engine = registry.load(game_kind, initial_state)
+    replayed = 0
+    for version in versions:
+        if version.number == 0:
+            continue
+        _replay_version(engine, version, 0, keep_states=False)
+        replayed += 1
+    if json.loads(json.dumps(engine.to_dict())) != json.loads(json.dumps(stored_state)):
+        raise ReplayError("the replayed game does not end in its stored state")
+    return replayed
+
+
 def _replay_version(
     engine: Engine, version: Version, first_index: int, keep_states: bool
 ) -> list[Frame]:
