@@ -19,7 +19,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,17 +27,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import features  # noqa: E402
+from hosts import ADDRESS, DAPHNE_PORTS, NAME, ROOT, WORK, Process, Site, wait_port  # noqa: E402
 from players import Player  # noqa: E402
-from hosts import ADDRESS, DAPHNE_PORTS, NAME, ROOT, WORK, Process, Site, in_host, wait_port  # noqa: E402
-from units import read_unit, seconds  # noqa: E402
+from units import read_unit  # noqa: E402
 from web import Browser, tls_context  # noqa: E402
 
 OUT = Path(os.environ.get("DEPLOY_CHECK_OUT", "/tmp/dobon-deploy-check-last"))
 ACTIVE_ROOMS = 4  # rooms of four players acting at once
 USERS = 8  # each sits in two of the active rooms
 IDLE_TIMEOUT = 5  # the idle room's seats are played by the clock only
-CLOCK_TAKEOVER = 30.0
-RESTART_SPACING = 6.0  # nginx's fail_timeout (5 s, deploy/nginx/dobon.conf) and a second  # issue #30: the standby beat takes over within 30 s
+CLOCK_TAKEOVER = 30.0  # issue #30: the standby beat takes over within 30 s
+RESTART_SPACING = 6.0  # nginx's fail_timeout (5 s, deploy/nginx/dobon.conf) and a second
 
 
 @dataclass
@@ -47,10 +46,15 @@ class Check:
     ok: bool
     detail: str
     waiting_for: str | None = None  # a feature not in this tree yet
+    # Without its feature this check must fail (it tells the feature's absence apart);
+    # False for one that today's code passes by luck in some runs (a quick exit).
+    strict: bool = True
 
     def line(self) -> str:
         if self.waiting_for and not self.ok:
             return f"  WAITING {self.name}: waiting for {self.waiting_for} ({self.detail})"
+        if self.waiting_for and self.ok and not self.strict:
+            return f"  ok      {self.name}: {self.detail} (before {self.waiting_for})"
         if self.waiting_for and self.ok:
             return (f"  FAIL    {self.name}: passes though {self.waiting_for} is not here: "
                     f"this check cannot tell ({self.detail})")
@@ -58,7 +62,8 @@ class Check:
 
     @property
     def failed(self) -> bool:
-        return (not self.ok and not self.waiting_for) or (self.ok and bool(self.waiting_for))
+        return (not self.ok and not self.waiting_for) or (
+            self.ok and bool(self.waiting_for) and self.strict)
 
 
 @dataclass
@@ -74,10 +79,11 @@ class Run:
         self.steps.append(f"{stamp} {text}")
         print(f"[deploy-check {stamp}] {text}", flush=True)
 
-    def check(self, name: str, ok: bool, detail: str, feature: str | None = None) -> bool:
+    def check(self, name: str, ok: bool, detail: str, feature: str | None = None,
+              strict: bool = True) -> bool:
         """Record a check; `feature`: the features.py name it needs."""
         waiting = features.missing(feature) if feature else None
-        item = Check(name, ok, detail, waiting)
+        item = Check(name, ok, detail, waiting, strict)
         self.checks.append(item)
         print(item.line(), flush=True)
         return ok
@@ -132,7 +138,8 @@ def build(run: Run) -> tuple[dict[str, dict[str, str]], Path]:
     run.say("manage.py migrate and collectstatic from app1 (as docs/deploy.md's upgrade step)")
     for host in ("app1", "app2"):
         for port in DAPHNE_PORTS:
-            site.from_unit(host, "dobon-daphne@.service", port, envs[host], f"daphne-{port}").start()
+            site.from_unit(host, "dobon-daphne@.service", port, envs[host],
+                           f"daphne-{port}").start()
         site.from_unit(host, "dobon-worker.service", "", envs[host], "worker").start()
     site.from_unit("beat", "dobon-beat.service", "", envs["beat"], "beat").start()
     for host in ("app1", "app2"):
@@ -143,7 +150,8 @@ def build(run: Run) -> tuple[dict[str, dict[str, str]], Path]:
     site.from_unit("app2", "dobon-beat.service", "", envs["app2"], "beat-standby").start()
     upstreams = [f"{ADDRESS[h]}:{p}" for h in ("app1", "app2") for p in DAPHNE_PORTS]
     site.start_edge(upstreams)
-    run.say(f"edge {ADDRESS['edge']}: nginx with deploy/nginx/dobon.conf, upstream {', '.join(upstreams)}")
+    run.say(f"edge {ADDRESS['edge']}: nginx with deploy/nginx/dobon.conf, "
+            f"upstream {', '.join(upstreams)}")
     run.say("app1/app2: 2 daphnes + 1 worker each; beat host: beat; app2: a second beat "
             "(standby); all started from the units' ExecStart lines")
     return envs, ca
@@ -285,12 +293,14 @@ async def rolling_restart(run: Run) -> None:
         # at most one server is marked down at a time.
         await asyncio.sleep(RESTART_SPACING)
     run.figures["daphne_stop_seconds"] = [round(t, 2) for t in took]
-    run.say(f"rolling restart of {len(took)} daphnes done (stop took {run.figures['daphne_stop_seconds']} s)")
+    run.say(f"rolling restart of {len(took)} daphnes done "
+            f"(stop took {run.figures['daphne_stop_seconds']} s)")
     shutdown = features.env_default(
         "DOBON_SHUTDOWN_SECONDS", (ROOT / "deploy/dobon.env.example").read_text(), 10.0)
     run.check("every daphne exits on SIGTERM within DOBON_SHUTDOWN_SECONDS",
               all(t <= shutdown + 1 for t in took),
-              f"stop times {run.figures['daphne_stop_seconds']} s, exit codes {codes}")
+              f"stop times {run.figures['daphne_stop_seconds']} s, exit codes {codes}",
+              feature="drain", strict=False)
 
 
 async def kill_app_host(run: Run, host: str, envs: dict[str, dict[str, str]]) -> None:
@@ -322,13 +332,15 @@ async def kill_beat(run: Run, tables: Tables) -> None:
     before = await asyncio.to_thread(room_version, run, tables.idle_room)
     run.site.kill_host(holder.host) if holder.host == "beat" else os.killpg(holder.popen.pid, 9)  # type: ignore[union-attr]
     killed_at = time.monotonic()
-    run.say(f"kill -9 of the clock's holder ({holder.host}/{holder.name}); standby {standby.host}/{standby.name}")
+    run.say(f"kill -9 of the clock's holder ({holder.host}/{holder.name}); "
+            f"standby {standby.host}/{standby.name}")
     took_over = None
     advanced = None
     while time.monotonic() - killed_at < CLOCK_TAKEOVER + IDLE_TIMEOUT + 10:
         if took_over is None and features.holds_clock(standby.log_text(20000)):
             took_over = time.monotonic() - killed_at
-        if advanced is None and await asyncio.to_thread(room_version, run, tables.idle_room) > before:
+        now_at = await asyncio.to_thread(room_version, run, tables.idle_room)
+        if advanced is None and now_at > before:
             advanced = time.monotonic() - killed_at
         if advanced is not None and (took_over is not None or features.missing("clock_lock")):
             break
@@ -340,7 +352,8 @@ async def kill_beat(run: Run, tables: Tables) -> None:
               feature="clock_lock")
     run.check("timeouts keep being applied after the holder's kill -9",
               advanced is not None and advanced <= CLOCK_TAKEOVER + IDLE_TIMEOUT + 5,
-              f"the idle room moved {advanced if advanced is None else round(advanced, 1)} s after the kill")
+              f"the idle room moved {advanced if advanced is None else round(advanced, 1)} s "
+              "after the kill")
 
 
 async def redis_outage(run: Run) -> None:
@@ -427,11 +440,15 @@ def judge_games(run: Run, tables: Tables) -> None:
             continue
         finished += 1
         result = (result_event or {}).get("result") or {}
+        # Every seat's socket was given the settlement the database holds.
+        stored = json.dumps(result, sort_keys=True)
         seen = {json.dumps(p.finished.get(game), sort_keys=True) for p in seats}
-        if len(seen) != 1 or not winners_follow_rules(result):
-            winners_bad.append(f"game {game}: {result.get('kind')} winners {result.get('winners')}, "
-                               f"deltas {result.get('deltas')}, {len(seen)} different results "
-                               "at the seats")
+        if seen != {stored} or not winners_follow_rules(result):
+            winners_bad.append(f"game {game}: {result.get('kind')} "
+                               f"winners {result.get('winners')}, "
+                               f"deltas {result.get('deltas')}; "
+                               f"{sum(p.finished.get(game) != result for p in seats)} of "
+                               f"{len(seats)} seats were not given it")
     run.figures["games_finished"] = finished
     run.figures["lost_moves"] = lost
     run.check("whole games played", finished >= len(tables.rooms) * 2,
@@ -439,7 +456,8 @@ def judge_games(run: Run, tables: Tables) -> None:
               f"{sum(g[2] for g in games)} versions")
     run.check("no lost move: every committed version reached every seat's socket", lost == 0,
               f"{lost} missing" + (": " + "; ".join(lost_detail[:5]) if lost_detail else ""))
-    run.check("one settlement per game, winners as R11 has them, the same at every seat", not winners_bad,
+    run.check("one settlement per game, winners as R11 has them, the same at every seat",
+              not winners_bad,
               "; ".join(winners_bad[:5]) or f"{finished} games")
 
 
@@ -453,6 +471,13 @@ def winners_follow_rules(result: dict[str, Any]) -> bool:
     return bool(wanted.get(result.get("kind", ""))) and sum(result.get("deltas") or [1]) == 0
 
 
+def spread(seconds_list: list[float]) -> dict[str, int]:
+    ordered = sorted(seconds_list)
+    return {"p50": round(statistics.median(ordered) * 1000),
+            "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000),
+            "max": round(ordered[-1] * 1000), "count": len(ordered)}
+
+
 def judge_sockets(run: Run, tables: Tables) -> None:
     closes = [c for p in tables.players for c in p.closes]
     back = [c.back_at - c.at for c in closes if c.back_at is not None]
@@ -460,13 +485,15 @@ def judge_sockets(run: Run, tables: Tables) -> None:
     run.figures["socket_closes"] = len(closes)
     run.figures["close_codes"] = sorted({str(c.code) for c in closes})
     if back:
-        ordered = sorted(back)
-        run.figures["reconnect_ms"] = {
-            "p50": round(statistics.median(ordered) * 1000),
-            "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000),
-            "max": round(ordered[-1] * 1000), "count": len(ordered)}
+        run.figures["reconnect_ms"] = spread(back)
+    for code in sorted({c.code for c in closes}, key=str):
+        of_code = [c.back_at - c.at for c in closes if c.code == code and c.back_at is not None]
+        if of_code:
+            label = code or "1006 (no close frame)"
+            run.figures[f"reconnect_ms after close code {label}"] = spread(of_code)
     run.check("every socket back with its state after every close", not never and bool(closes),
-              f"{len(closes)} closes, {len(back)} back" + (f"; never back: {never[:6]}" if never else ""))
+              f"{len(closes)} closes, {len(back)} back"
+              + (f"; never back: {never[:6]}" if never else ""))
     restart_codes = {c.code for c in closes}
     run.check("sockets closed by a restart get 1012", 1012 in restart_codes,
               f"close codes seen: {sorted(str(c) for c in restart_codes)}", feature="drain")
@@ -483,8 +510,11 @@ def chromium_game(run: Run, ca: Path, result: dict[str, Any]) -> None:
 
 def sslyze_edge(run: Run) -> None:
     import sslyze_check
-    ok, detail = sslyze_check.scan(NAME, ADDRESS["edge"], WORK / "tls" / "ca.pem")
+    ca = WORK / "tls" / "ca.pem"
+    ok, detail = sslyze_check.scan(NAME, ADDRESS["edge"], ca)
     run.check("sslyze --mozilla_config=intermediate against the edge", ok, detail)
+    for label, ok, detail in sslyze_check.probes(NAME, ADDRESS["edge"], ca):
+        run.check(f"TLS profile: {label}", ok, detail)
 
 
 # --- the whole run ----------------------------------------------------------------------
@@ -492,6 +522,8 @@ def main() -> int:
     run = Run()
     tables: Tables | None = None
     (WORK / "logs").mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(OUT, ignore_errors=True)
+    OUT.mkdir(parents=True)
     run.say("hosts: " + ", ".join(f"{h} {a}" for h, a in ADDRESS.items()) + " on bridge dobon-br0")
     verify_units(run)
     try:
@@ -548,7 +580,8 @@ def seat_people(run: Run, browsers: list[Browser]) -> Tables:
 
     for room, members in seatings:
         for seat, m in enumerate(members):
-            players.append(Player(f"room{room}/player{m + 1}", room, seat, people[m].cookie_header(),
+            players.append(Player(f"room{room}/player{m + 1}", room, seat,
+                                  people[m].cookie_header(),
                                   ADDRESS["edge"], NAME, tls_context(ca), on_finished=next_game))
     run.say(f"{ACTIVE_ROOMS} rooms created and seated through the edge; idle room {idle_room}")
     return tables
@@ -557,8 +590,6 @@ def seat_people(run: Run, browsers: list[Browser]) -> Tables:
 def keep_artifacts(run: Run, tables: Tables | None) -> None:
     """The processes' logs and what every socket saw, kept after the teardown (which
     removes WORK) in OUT, for the one who reads a failed run."""
-    shutil.rmtree(OUT, ignore_errors=True)
-    OUT.mkdir(parents=True)
     if (WORK / "logs").exists():
         shutil.copytree(WORK / "logs", OUT / "logs")
     for name in ("access.log", "error.log"):
