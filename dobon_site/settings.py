@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dobon_site.env import channel_prefix, env_bool, env_int, env_list, env_str
 from dobon_site.security import (
+    check_networks,
     check_origins,
     check_secret_key,
     default_websocket_origins,
@@ -55,6 +56,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz and /metrics, answered before the Host check and the HTTPS
+    # redirect: probes reach a daphne directly over plain HTTP (game/views/ops.py).
+    "game.views.ops.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dobon_site.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -140,6 +144,11 @@ AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 # Behind N reverse proxies that append to X-Forwarded-For, the client's address is the
 # N-th entry from the right; 0 (no proxy) uses the connection's address (README.md).
 DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
+# Client addresses (or networks) that may read /metrics (game/views/ops.py); the address
+# is the forwarded one behind DOBON_PROXY_COUNT proxies, as for throttling. Others: 404.
+DOBON_METRICS_ALLOWED = check_networks(
+    "DOBON_METRICS_ALLOWED", env_list("DOBON_METRICS_ALLOWED", ["127.0.0.0/8", "::1"])
+)
 # Sign-up floods: at most this many sign-up attempts per address and window.
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
@@ -163,6 +172,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "ja"
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
+# The switcher's choice outlives the browser session (a year), and follows the account to
+# other browsers at log-in (accounts/middleware.py).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Project-wide translations live with the configuration: the top level is kept to the
 # agreed entries (README.md, Layout).
 LOCALE_PATHS = [BASE_DIR / "dobon_site" / "locale"]
@@ -280,6 +292,12 @@ CELERY_BEAT_SCHEDULE = {
 # workers were down; a working clock is late by well under a second, 3.6 s at worst under
 # overload): the game resumes with fresh timeouts instead of playing the outage's turns.
 DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
+# /readyz (game/services/health.py): the clock is alive when its last sweep is at most
+# this old (the sweep runs every DOBON_SWEEP_SECONDS; beat taking over from a killed
+# holder takes longer, and /readyz says so meanwhile); each check answers within
+# DOBON_HEALTH_TIMEOUT_SECONDS or fails.
+DOBON_CLOCK_STALE_SECONDS = float(env_str("DOBON_CLOCK_STALE_SECONDS", "10"))
+DOBON_HEALTH_TIMEOUT_SECONDS = float(env_str("DOBON_HEALTH_TIMEOUT_SECONDS", "2"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
 # What may keep the clock's workers busy with nobody waiting (game/services/limits.py):

@@ -44,8 +44,9 @@ RULE_NAMES: dict[str, tuple[str, Any]] = {
 CHOICE_LABELS: dict[str, dict[str, Any]] = {
     "cut_in": {"identical": _("identical cards"), "same_number": _("same number, any colour"),
                "off": _("off")},
-    "stacking": {"standard": _("standard"), "cross": _("+2 and wild draw four cross"),
-                 "off": _("off")},
+    # "standard" is also the trump preset (スタンダード); stacking's is 標準.
+    "stacking": {"standard": pgettext_lazy("draw stacking", "standard"),
+                 "cross": _("+2 and wild draw four cross"), "off": _("off")},
     "multi_dobon": {"all": _("all win (double ron)"), "first": _("first to declare"),
                     "nearest": _("nearest in turn order")},
 }

@@ -78,11 +78,14 @@ def sweep(hold: Callable[[Due], None] | None = None) -> int:
         import django
 
         django.setup()
+    from game.clock import heartbeat
     from game.services.clock import dispatch_due_games
 
     close_old_connections()
     try:
-        return dispatch_due_games(hold=hold)
+        sent = dispatch_due_games(hold=hold)
+        heartbeat.record_sweep(time.time())  # /readyz: the clock is alive (only if it swept)
+        return sent
     finally:
         close_old_connections()
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import time
 from collections import OrderedDict, deque
@@ -55,9 +54,10 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
+from game import json_values, metrics
 from game.live import admission, fanout, groups, memory, transport
 from game.live.admission import client_address
-from game.live.budgets import ProcessBudgets
+from game.live.budgets import Budget, ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
 from game.live.shared_reads import SharedReads
 from game.messages import message_for
@@ -72,6 +72,8 @@ T = TypeVar("T")
 REORDER_WAIT = 0.2
 # Moves a socket may have waiting for the database; more answer rate_limited.
 MAX_QUEUED_ACTIONS = 4
+# A socket's own message limit: this many a second, in bursts of as many.
+MESSAGES_PER_SOCKET = "DOBON_WS_MAX_MESSAGES_PER_SECOND"
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404  # no such room, or not yours to see: one code, as HTTP's 404
@@ -84,26 +86,6 @@ CLOSE_CODES = {"anonymous": CLOSE_ANONYMOUS, "forbidden": CLOSE_NOT_FOUND,
                "no_room": CLOSE_NOT_FOUND}
 
 Clock = Callable[[], float]
-
-
-class TokenBucket:
-    """`rate` messages per second on average, bursts up to `rate`. `clock` is an input
-    (monotonic seconds), so tests move time instead of sleeping."""
-
-    def __init__(self, rate: int, clock: Clock = time.monotonic) -> None:
-        self.rate = float(max(rate, 1))
-        self.tokens = self.rate
-        self.clock = clock
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 class ClientGone(Exception):
@@ -174,7 +156,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
-        self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
+        # The socket's own limit: one bucket of the live layer's one kind (budgets.Budget).
+        self.bucket = Budget(MESSAGES_PER_SOCKET, MESSAGES_PER_SOCKET)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.sync_flood = FloodWatch(settings.DOBON_WS_SYNC_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
@@ -320,7 +303,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         if self.user_id is None or self.closing:
             return
-        if not self.bucket.take() or not self.budgets.message_allowed(
+        if not self.bucket.try_take(None, self.clock()) or not self.budgets.message_allowed(
             self.address, self.user_id, self.clock()
         ):
             await self.refuse_flood()
@@ -396,7 +379,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if sum(1 for kind, _ in self.jobs if kind == "action") >= MAX_QUEUED_ACTIONS:
             await self.send_error("rate_limited")
             return
-        self.jobs.append(("action", (action, version)))
+        self.jobs.append(("action", (action, version, time.monotonic())))
         self.wake.set()
 
     async def send_stamp(self, stamp: Any) -> None:
@@ -452,13 +435,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.pause(wait)
         return False
 
-    async def act(self, move: tuple[Any, int | None]) -> None:
+    async def act(self, move: tuple[Any, int | None, float]) -> None:
         """The move in a task of its own: when the socket closes meanwhile (its worker is
         cancelled), the move still commits and every seat still hears of it."""
         await asyncio.shield(detached(self.apply(move)))
 
-    async def apply(self, move: tuple[Any, int | None]) -> None:
-        action, version = move
+    async def apply(self, move: tuple[Any, int | None, float]) -> None:
+        """`move`: the action, the version the client saw, and when it arrived
+        (monotonic seconds: the move's time to its pushes is a metric)."""
+        action, version, received = move
         try:
             pushes, after = await act_once(self.room_id, self.user, action, version)
         except play.PlayError as exc:
@@ -471,6 +456,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Sent from here, not from the database thread, which is free for the next
         # move meanwhile. No direct answer: the change arrives through the groups.
         await play.send_pushes(pushes)
+        metrics.moves_pushed(committed_kinds(pushes), time.monotonic() - received)
         for work in after:  # the lean path's after-commit ORM work (a CPU due soon)
             await db_write(work)
 
@@ -553,6 +539,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         frame it may open another socket at once."""
         self.closing = True
         await self.release()
+        if isinstance(code, int) and not isinstance(code, bool):
+            metrics.socket_refused(code)
         await super().close(code=code, reason=reason)
 
     async def drop_slow_reader(self, backlog: int) -> None:
@@ -723,6 +711,12 @@ def push_state(push: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def committed_kinds(pushes: list[play.Push]) -> list[str]:
+    """The game kind of every version a move committed (each has one watchers' push)."""
+    return [message.get("game_kind") or "dobon_uno" for _, message in pushes
+            if message.get("type") == "game.public"]
+
+
 # (room, game, version, language): the watchers' table and its encoded frame.
 _watch_frames: OrderedDict[tuple[Any, ...], tuple[dict[str, Any], str]] = OrderedDict()
 WATCH_FRAMES_KEPT = 64
@@ -764,14 +758,10 @@ def is_int(value: Any) -> bool:
 
 
 def parse_json(text: str | None) -> Any:
-    """The message as JSON, or None when unreadable: invalid, bytes, or nested so deep
-    that the parser gives up (RecursionError, which is not a ValueError)."""
-    if text is None:
-        return None
-    try:  # json, not orjson: messages are small, and json refuses deep nesting
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+    """The message as JSON, or None when unreadable: invalid, bytes, nested too deep,
+    or holding a number no store keeps (`NaN`, `Infinity`, beyond 64 bits): see
+    game/json_values.py."""
+    return json_values.parse(text)
 
 
 def sockets() -> Registry:

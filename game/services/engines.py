@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from game.models import TRUMP_SEATS, GameKind, Membership, Room
 from game.rules import registry
@@ -54,6 +55,16 @@ class Kind:
 
     kind: ClassVar[str]
     action_types: ClassVar[frozenset[str]]
+    # The fields each action type's engine reads (beside `type`); any other key is
+    # ignored by the engine (T20.3, engine-conventions.md) and never stored.
+    action_fields: ClassVar[dict[str, tuple[str, ...]]]
+
+    def normal_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        """`action` as this kind's engine reads it: `type` and the fields of that type
+        that are present, nothing else. What is applied, stored, logged and published
+        (issue #31: 3 KB of text beside a draw was kept and served to every reader)."""
+        fields = self.action_fields.get(action["type"], ())
+        return {"type": action["type"], **{f: action[f] for f in fields if f in action}}
 
     @property
     def engine_class(self) -> type[Any]:
@@ -116,6 +127,7 @@ class DobonUno(Kind):
     action_types = frozenset(
         {"play", "draw", "pass", "color", "dobon", "return", "decline", "swap"}  # swap: H6.4
     )
+    action_fields = {"play": ("cards",), "color": ("color",), "swap": ("target",)}
 
     def new_game(self, room: Room, seated: list[Membership], first_player: int, now: float,
                  seed: int) -> Any:
@@ -177,6 +189,8 @@ class TrumpDobon(Kind):
     action_types = frozenset(
         {"play", "draw", "pass", "color", "dobon", "return", "decline", "bid", "last_one", "yaku"}
     )
+    action_fields = {"play": ("cards", "suit", "last_one"), "dobon": ("count",),
+                     "bid": ("amount",)}
 
     def preset(self, room: Room) -> str:
         return room.trump_preset
@@ -295,7 +309,8 @@ def member_key(m: Membership) -> list[Any]:
 
 def seat_range_message(preset: str) -> str:
     low, high = TRUMP_SEATS[preset]
-    name = _("au") if preset == "au" else _("standard")
+    # The trump preset's own name (スタンダード), not draw stacking's "standard" (標準).
+    name = _("au") if preset == "au" else pgettext("trump preset", "standard")
     return _("Trump Dobon (%(preset)s) is played by %(low)d to %(high)d players.") % {
         "preset": name, "low": low, "high": high}
 

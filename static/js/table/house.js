@@ -2,7 +2,8 @@
 // the rules chip, the 7's swap prompt (H6.4), what a dobon chance means under
 // four-operation (H8) and blind dobon (H10), the words of the new events, and the
 // session (H14). Like hand.js it never judges a rule: what may be done comes from
-// view.legal_actions; this module only explains it.
+// view.legal_actions; this module only explains it. Its words are game/house_text.py's
+// (kept in step with the gettext catalog as strings.js says at its top).
 
 import { cardPoints } from "../cards.js";
 import { el } from "../dom.js";

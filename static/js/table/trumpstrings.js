@@ -1,6 +1,7 @@
 // The trump Dobon table's words (TRUMP-RULES.md; the players' own words from
 // ../shared/trump-dobon-au-ja.md and dobon-standard-v4.3-ja.md), Japanese and English.
-// The page's <html lang> picks the language, as in strings.js.
+// The page's <html lang> picks the language, as in strings.js; how these words keep in
+// step with the site's gettext catalog: strings.js, at its top.
 
 import { LANG } from "./strings.js";
 
