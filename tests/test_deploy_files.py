@@ -96,6 +96,17 @@ def test_units_are_hardened():
                        "NoNewPrivileges=yes", "EnvironmentFile=/etc/dobon/dobon.env",
                        "User=dobon", "Restart=always"):
             assert option in text, f"{path.name}: {option}"
+        # The metrics directory is shared by the host's processes: a unit's own
+        # RuntimeDirectory would be emptied by that unit's restart (docs/operations.md).
+        assert "RuntimeDirectory" not in text
+
+
+def test_the_metrics_directory_is_made_at_boot_for_every_unit():
+    env = read_env_file(EXAMPLE)
+    tmpfiles = (ROOT / "deploy" / "systemd" / "dobon.tmpfiles").read_text()
+    assert f"d {env['PROMETHEUS_MULTIPROC_DIR']} 0750 dobon dobon -" in tmpfiles
+    for path in (ROOT / "deploy" / "systemd").glob("*.service"):
+        assert "ReadWritePaths=/run/dobon" in path.read_text(), path.name
 
 
 def test_write_env_file_refuses_a_key_the_example_lacks(tmp_path):

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # feature → (what the report says it waits for, files, a pattern one of them must contain)
 MARKERS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "health": ("/healthz and /readyz (issue #30 part 2)",
-               ("dobon_site/urls.py", "game/urls.py", "accounts/urls.py"), r"readyz"),
+               ("game/views/ops.py", "dobon_site/urls.py", "game/urls.py"), r"/readyz"),
     "metrics": ("/metrics and DOBON_METRICS_ALLOWED (issue #30 part 3)",
                 ("dobon_site/settings.py",), r"DOBON_METRICS_ALLOWED"),
     "drain": ("the SIGTERM drain with 1012 closes (issue #30 part 4)",

@@ -179,11 +179,8 @@ class Site:
             "CSRF_TRUSTED_ORIGINS": f"https://{NAME}", "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url, "DOBON_BIND_ADDRESS": ADDRESS[host],
             "PROMETHEUS_MULTIPROC_DIR": str(run_dir / "metrics"),
+            **extra,  # the check's own values (main.check_only_settings says why)
         })
-        if extra:
-            with open(target, "a") as env_file:
-                env_file.write("\n# The deploy check's own additions (docs/deploy.md):\n")
-                env_file.writelines(f"{k}={v}\n" for k, v in extra.items())
         env = read_env_file(target)
         # What systemd gives a service besides its EnvironmentFile=.
         return {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",

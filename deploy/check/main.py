@@ -98,7 +98,7 @@ def verify_units(run: Run) -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         names = []
-        for unit in sorted((ROOT / "deploy" / "systemd").iterdir()):
+        for unit in sorted((ROOT / "deploy" / "systemd").glob("dobon*.[st]*[et]")):
             text = unit.read_text().replace("/srv/dobon", str(ROOT))
             target = unit.name.replace("@.service", "@8001.service")
             (Path(tmp) / unit.name).write_text(text)
@@ -162,9 +162,8 @@ def check_only_settings() -> dict[str, str]:
     players all come from the client host's one address (ten sign-ups an hour per
     address would stop them), CPU players think at a quarter of their pace (the
     Chromium game stays short), and the metrics may be read from the client host."""
-    extra = {"DOBON_SIGNUP_LIMIT": "100", "DOBON_CPU_DELAY_PERCENT": "25"}
-    extra["DOBON_METRICS_ALLOWED"] = f"127.0.0.1,::1,{ADDRESS['client']}"
-    return extra
+    return {"DOBON_SIGNUP_LIMIT": "100", "DOBON_CPU_DELAY_PERCENT": "25",
+            "DOBON_METRICS_ALLOWED": f"127.0.0.0/8,::1,{ADDRESS['client']}"}
 
 
 # --- people ---------------------------------------------------------------------------
@@ -499,6 +498,35 @@ def judge_sockets(run: Run, tables: Tables) -> None:
               f"close codes seen: {sorted(str(c) for c in restart_codes)}", feature="drain")
 
 
+def socket_moves(text: str) -> float:
+    """The sum of dobon_moves_total{by="socket"} in a /metrics answer."""
+    import re
+    return sum(float(v) for v in re.findall(
+        r'^dobon_moves_total\{[^}]*by="socket"[^}]*\} ([0-9.e+]+)$', text, re.M))
+
+
+def scrape_metrics(run: Run) -> None:
+    """Prometheus' view: each app host scraped directly on the private network (the
+    client's address is in DOBON_METRICS_ALLOWED), any daphne of a host giving the host's
+    sum (multiprocess mode), and nothing through the edge (edge_basics)."""
+    import urllib.request
+    figures = {}
+    for host in ("app1", "app2"):
+        for port in DAPHNE_PORTS:
+            try:
+                with urllib.request.urlopen(f"http://{ADDRESS[host]}:{port}/metrics",
+                                            timeout=10) as answer:
+                    figures[f"{host}:{port}"] = socket_moves(answer.read().decode())
+            except OSError as exc:
+                figures[f"{host}:{port}"] = -1.0
+                run.say(f"/metrics on {host}:{port}: {exc}")
+    run.figures["socket_moves_per_host_metrics"] = figures
+    per_host = [(figures[f"{h}:{DAPHNE_PORTS[0]}"], figures[f"{h}:{DAPHNE_PORTS[1]}"])
+                for h in ("app1", "app2")]
+    run.check("/metrics per host: the same sum from either daphne, moves counted",
+              all(a == b and a > 0 for a, b in per_host), f"{figures}", feature="metrics")
+
+
 # --- Chromium and sslyze ------------------------------------------------------------------
 def chromium_game(run: Run, ca: Path, result: dict[str, Any]) -> None:
     try:
@@ -542,6 +570,7 @@ def main() -> int:
                   browser_result.get("detail") or browser_result.get("error") or "no result")
         judge_games(run, tables)
         judge_sockets(run, tables)
+        scrape_metrics(run)
         sslyze_edge(run)
     except Exception as exc:  # noqa: BLE001 (reported, then the logs)
         run.check("the run itself", False, f"{type(exc).__name__}: {exc}"[:1500])
