@@ -329,7 +329,12 @@ async def kill_beat(run: Run, tables: Tables) -> None:
               "logs of " + ", ".join(f"{p.host}/{p.name}" for p in beats), feature="clock_lock")
     standby = next(p for p in beats if p is not holder)
     before = await asyncio.to_thread(room_version, run, tables.idle_room)
-    run.site.kill_host(holder.host) if holder.host == "beat" else os.killpg(holder.popen.pid, 9)  # type: ignore[union-attr]
+    if holder.host == "beat":
+        run.site.kill_host("beat")  # the whole host: its one process
+    else:
+        assert holder.popen is not None
+        os.killpg(holder.popen.pid, 9)
+        holder.popen.wait(10)
     killed_at = time.monotonic()
     run.say(f"kill -9 of the clock's holder ({holder.host}/{holder.name}); "
             f"standby {standby.host}/{standby.name}")
@@ -349,6 +354,17 @@ async def kill_beat(run: Run, tables: Tables) -> None:
               took_over is not None and took_over <= CLOCK_TAKEOVER,
               f"took over after {took_over if took_over is None else round(took_over, 1)} s",
               feature="clock_lock")
+    # systemd brings the killed beat back (Restart=always): now it must stand by.
+    holder.start()
+    back = time.monotonic()
+    while time.monotonic() - back < 15 and not features.stands_by(holder.log_text(4000)):
+        await asyncio.sleep(0.5)
+    restarted_said = features.clock_said(holder.log_text(4000))
+    standby_said = features.clock_said(standby.log_text(20000))
+    run.check("the killed beat, started again, stands by",
+              restarted_said in {"stands by", "standing by"} and standby_said == "holds the clock",
+              f"{holder.host}/{holder.name} last said {restarted_said!r}; "
+              f"{standby.host}/{standby.name} {standby_said!r}", feature="clock_lock")
     run.check("timeouts keep being applied after the holder's kill -9",
               advanced is not None and advanced <= CLOCK_TAKEOVER + IDLE_TIMEOUT + 5,
               f"the idle room moved {advanced if advanced is None else round(advanced, 1)} s "
