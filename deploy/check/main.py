@@ -72,6 +72,7 @@ class Run:
     checks: list[Check] = field(default_factory=list)
     figures: dict[str, Any] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
+    started_wall: float = field(default_factory=time.time)
     steps: list[str] = field(default_factory=list)
 
     def say(self, text: str) -> None:
@@ -433,13 +434,15 @@ def judge_games(run: Run, tables: Tables) -> None:
     games = query(run, "SELECT g.id, g.room_id, g.version, g.status, "
                        "(SELECT min(version) FROM game_gameevent e WHERE e.game_id = g.id), "
                        "(SELECT data FROM game_gameevent e WHERE e.game_id = g.id AND "
-                       " e.data->>'type' = 'finished' ORDER BY seq DESC LIMIT 1) "
+                       " e.data->>'type' = 'finished' ORDER BY seq DESC LIMIT 1), "
+                       "(SELECT extract(epoch FROM max(created_at)) FROM game_gameevent e "
+                       " WHERE e.game_id = g.id) "
                        "FROM game_game g WHERE g.room_id = ANY(%s) ORDER BY g.id", tables.rooms)
     lost = 0
     lost_detail = []
     winners_bad = []
     finished = 0
-    for game, room, version, status, first, result_event in games:
+    for game, room, version, status, first, result_event, last_at in games:
         seats = [p for p in tables.players if p.room == room]
         for player in seats:
             seen = player.covered.get(game, set())
@@ -449,8 +452,11 @@ def judge_games(run: Run, tables: Tables) -> None:
                 # The last versions of a game that ended: a resuming sync cannot fetch them
                 # (play.table_for answers only for the running game), so nothing recovers them.
                 tail = status != "running" and min(missing) > max(seen, default=0)
+                # When, on the run's clock, so that it can be set beside the steps above.
+                when = f"{float(last_at) - run.started_wall:.1f}s" if last_at else "?"
                 lost_detail.append(f"game {game} {player.label}: {sorted(missing)[:8]}"
-                                   + (" (the ended game's last versions)" if tail else ""))
+                                   + (f" (the ended game's last versions; it ended at {when})"
+                                      if tail else f" (its last event at {when})"))
         if status != "finished":
             continue
         finished += 1
@@ -470,7 +476,7 @@ def judge_games(run: Run, tables: Tables) -> None:
               f"{finished} games finished in {len(tables.rooms)} rooms, "
               f"{sum(g[2] for g in games)} versions")
     run.check("no lost move: every committed version reached every seat's socket", lost == 0,
-              f"{lost} missing" + (": " + "; ".join(lost_detail[:5]) if lost_detail else ""))
+              f"{lost} missing" + (": " + "; ".join(lost_detail[:10]) if lost_detail else ""))
     run.check("one settlement per game, winners as R11 has them, the same at every seat",
               not winners_bad,
               "; ".join(winners_bad[:5]) or f"{finished} games")
