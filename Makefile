@@ -68,7 +68,10 @@ STRICT := \
 	game/management/bench/cost.py \
 	game/management/bench/players.py \
 	game/management/bench/engines.py \
-	game/management/bench/goals.py
+	game/management/bench/goals.py \
+	game/live/drain.py \
+	game/clock/lease.py \
+	game/ratings
 
 lint: install
 	$(BIN)/ruff check .

@@ -38,7 +38,7 @@ class RoomForm(forms.ModelForm):
         model = Room
         fields = [
             "name", "game_kind", "trump_preset", "seat_count", "timeout_seconds",
-            "starting_points", "rounds_per_match", "is_public", "stamps_enabled",
+            "starting_points", "rounds_per_match", "is_public", "stamps_enabled", "rated",
         ]
         help_texts = {
             "game_kind": _("Dobon UNO, or Dobon with playing cards (trump)."),
@@ -58,6 +58,10 @@ class RoomForm(forms.ModelForm):
             "stamps_enabled": _(
                 "Seated players may send quick reactions (“Nice!”, “Sorry”…) to the table. "
                 "Fixed words only, one every 1.5 seconds."
+            ),
+            "rated": _(
+                "Finished games here change the players' ratings (the rating "
+                "leaderboards). Changed between games only."
             ),
         }
 
@@ -109,6 +113,7 @@ class RoomForm(forms.ModelForm):
             "timeout_seconds": room.timeout_seconds,
             "is_public": room.is_public,
             "stamps_enabled": room.stamps_enabled,
+            "rated": room.rated,
             "game_kind": room.game_kind,
             "trump_preset": room.trump_preset,
             "starting_points": room.starting_points,
@@ -192,7 +197,7 @@ def _house_choices(key: str) -> list[tuple[str, Any]]:
 
 
 class HouseRulesForm(forms.Form):
-    """The room's house rules (HOUSE-RULES.md G4, §7): a preset, or every rule one by one.
+    """The room's house rules (HOUSE-RULES.md §G4, §7): a preset, or every rule one by one.
     A preset sets every rule (the fields below are then ignored); "custom" takes them as
     set. static/js/house_form.js fills the fields when a preset is picked and switches to
     "custom" when a rule is changed; without it the form works the same."""

@@ -100,7 +100,7 @@ def test_one_catalog_and_no_app_catalogs(after_make_messages: Path) -> None:
     ("en", "standard", "standard"),
 ])
 def test_standard_is_two_words_in_japanese(language: str, stacking: str, trump: str) -> None:
-    """H3's draw stacking "standard" is 標準; the trump preset "standard" is スタンダード
+    """§H3's draw stacking "standard" is 標準; the trump preset "standard" is スタンダード
     (msgctxt "draw stacking" / "trump preset")."""
     from game.house_text import value_text
     from game.services.engines import seat_range_message

@@ -483,8 +483,8 @@ def judge_games(run: Run, tables: Tables) -> None:
 
 
 def winners_follow_rules(result: dict[str, Any]) -> bool:
-    """One settlement per game, its winners as RULES.md has them: agari (R11.1) and a
-    dobon return (R11.3) one winner, a dobon (R11.2) each declarer, a deck-out none;
+    """One settlement per game, its winners as RULES.md has them: agari (§R11.1) and a
+    dobon return (§R11.3) one winner, a dobon (§R11.2) each declarer, a deck-out none;
     the deltas sum to zero."""
     count = len(result.get("winners") or [])
     wanted = {"agari": count == 1, "return": count == 1, "dobon": count >= 1,

@@ -55,7 +55,7 @@ from django.utils import translation
 
 from accounts.middleware import chosen_language
 from game import json_values, metrics
-from game.live import admission, fanout, groups, memory, transport
+from game.live import admission, drain, fanout, groups, memory, transport
 from game.live.admission import client_address
 from game.live.budgets import Budget, ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
@@ -187,6 +187,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         memory.start_freezing()
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
+        if drain.current().draining:  # this process is stopping: come back elsewhere
+            await self.close(code=drain.CLOSE_SERVICE_RESTART)
+            return
+        drain.current().register(self)
         transport.bound_kernel_buffer(
             self.scope.get(transport.SCOPE_KEY), settings.DOBON_WS_MAX_SEND_BUFFER
         )
@@ -237,7 +241,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         cap = (settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER if entry.program
                else settings.DOBON_WS_MAX_SOCKETS_PER_USER)
         async with self.counting:
-            if self.gone.gone:  # the client left already: count nothing
+            if self.gone.gone or self.closing:  # the client left, or was closed: count nothing
                 return False
             if not await sockets().claim(entry, self, cap):
                 return False
@@ -301,7 +305,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if self.user_id is None or self.closing:
+        # Draining (game/live/drain.py): nothing more is read; the client resumes elsewhere.
+        if self.user_id is None or self.closing or drain.current().draining:
             return
         if not self.bucket.try_take(None, self.clock()) or not self.budgets.message_allowed(
             self.address, self.user_id, self.clock()
@@ -411,6 +416,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.wake.clear()
             while self.jobs:
                 kind, payload = self.jobs.popleft()
+                if kind == "sync" and drain.current().draining:
+                    self.sync_in_flight = False  # its answer would go to a closing socket
+                    continue
                 try:
                     if kind == "sync":
                         await self.answer_sync(payload)
@@ -533,6 +541,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.drop_slow_reader(backlog)
             return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    def busy(self) -> bool:
+        """A move of this socket waits to run, or a push waits for an earlier version:
+        the drain (game/live/drain.py) lets both finish before closing the sockets."""
+        return bool(self.held) or any(kind == "action" for kind, _ in self.jobs)
+
+    async def close_for_restart(self) -> None:
+        """The process is stopping: counted out, then closed with 1012 (service
+        restart); the client reconnects and resumes by version."""
+        if not self.closing:
+            await self.close(code=drain.CLOSE_SERVICE_RESTART)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         """Closed by the server: counted out first, so that once the client has the close
@@ -741,15 +760,11 @@ def encode(content: Any) -> str:
     return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS, default=str).decode()
 
 
-_detached: set[asyncio.Task[Any]] = set()
-
-
 def detached(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
     """`work` as a task that no socket owns: kept until it ends, even when the socket
-    that started it is closed and its tasks are cancelled."""
+    that started it is closed and its tasks are cancelled; a drain waits for it."""
     task = asyncio.get_running_loop().create_task(work)
-    _detached.add(task)
-    task.add_done_callback(_detached.discard)
+    drain.current().track(task)
     return task
 
 

@@ -20,7 +20,8 @@ from django.views.decorators.http import require_POST
 
 from game import house_text
 from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
-from game.models import CpuLevel, Membership, Room
+from game.history import ratings
+from game.models import DEFAULT_ROUNDS, CpuLevel, Membership, Room
 from game.services import engines, rooms
 from game.services import house as house_service
 from game.services.rooms import RoomError
@@ -35,7 +36,7 @@ class Seat:
 
     @property
     def number(self) -> int:
-        """Seats are 0-based in the rules (R1.1) and 1-based on screen."""
+        """Seats are 0-based in the rules (§R1.1) and 1-based on screen."""
         return self.index + 1
 
 
@@ -81,6 +82,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "public_page": page,
         "join_form": JoinCodeForm(),
         "cpu_levels": CpuLevel.choices,
+        "standard_rounds": DEFAULT_ROUNDS,  # a play-now standard game is a match this long
+        "my_ratings": ratings.lines_of(request.user),  # docs/ratings.md
     }
     return render(request, "game/lobby.html", context)
 
@@ -100,7 +103,7 @@ def create_room(request: HttpRequest) -> HttpResponse:
 
 
 def trump_match_lines(room: Room, by_seat: dict[int, Any]) -> dict[str, Any] | None:
-    """The room's trump match (T17) as the room page shows it: round, over, and each
+    """The room's trump match (§T17) as the room page shows it: round, over, and each
     seat's total and place, best first."""
     info = engines.of(room).match_info(room)
     if info is None:
@@ -151,7 +154,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "ws_url": f"/ws/rooms/{room.pk}/",
         # A refused match start comes back here with what was entered and why.
         "match_form": request.session.pop(MATCH_FORM, None),
-        "session": house_service.session_info(room),  # H14
+        "session": house_service.session_info(room),  # §H14
     }
     return render(request, "game/room.html", context)
 

@@ -314,7 +314,7 @@ export class TableApp {
     let turn = "";
     if (view && view.phase === "auction") turn = TT.auction;
     else if (view && view.phase !== "finished") {
-      const house = turnText(view, mine, name); // H6.4's swap choice
+      const house = turnText(view, mine, name); // §H6.4's swap choice
       if (house) turn = house;
       else if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
       else if (view.turn !== null && view.turn !== undefined) turn = view.turn === mine ? T.yourTurn : T.theirTurn(name(view.turn));
@@ -323,7 +323,7 @@ export class TableApp {
     this.ui.me.classList.toggle("my-turn", Boolean(view) && mine !== null && (view.turn === mine || view.chooser === mine));
   }
 
-  /** Trump Dobon: " · total 980", your running match total (T17); "" otherwise. */
+  /** Trump Dobon: " · total 980", your running match total (§T17); "" otherwise. */
   myTotal() {
     if (!this.trump || !this.room || !this.room.seats) return "";
     const seat = this.room.seats.find((s) => s && s.username === this.me);
@@ -611,7 +611,7 @@ export class TableApp {
     if (!target && act && this.trump) target = this.ui.actions.querySelector(`[data-action^="${act}"]`);
     if (!target && this.trump && SUIT_KEYS[k]) target = this.ui.actions.querySelector(`[data-suit="${SUIT_KEYS[k]}"]`);
     else if (!target && !this.trump && COLOR_KEYS[k]) target = this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`);
-    if (!target && !this.trump && /^[1-8]$/.test(k)) target = this.ui.actions.querySelector(`[data-key="${k}"]`); // H6.4 swap targets
+    if (!target && !this.trump && /^[1-8]$/.test(k)) target = this.ui.actions.querySelector(`[data-key="${k}"]`); // §H6.4 swap targets
     if (target && !target.disabled) {
       e.preventDefault();
       target.click();

@@ -8,7 +8,7 @@
 // They stay in step by hand, by these rules:
 // - a word both show is the catalog's word: the terms of ../shared/rule-sheet-ja.md
 //   (ルーム, 手番, ドボン, カットイン, 山札切れ, レート …), "standard" as the trump preset is
-//   スタンダード (msgctxt "trump preset") and H3's stacking "standard" is 標準
+//   スタンダード (msgctxt "trump preset") and §H3's stacking "standard" is 標準
 //   (msgctxt "draw stacking"), a house rule's name as game/house_text.py gives it;
 // - a change to a shared word changes both, in the same commit: the .po (then
 //   `make messages`) and the table here (ja and en);
