@@ -99,10 +99,10 @@ def verify_units(run: Run) -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         names = []
-        for unit in sorted((ROOT / "deploy" / "systemd").glob("dobon*.[st]*[et]")):
-            text = unit.read_text().replace("/srv/dobon", str(ROOT))
-            target = unit.name.replace("@.service", "@8001.service")
-            (Path(tmp) / unit.name).write_text(text)
+        for path in sorted((ROOT / "deploy" / "systemd").glob("dobon*.[st]*[et]")):
+            text = path.read_text().replace("/srv/dobon", str(ROOT))
+            target = path.name.replace("@.service", "@8001.service")
+            (Path(tmp) / path.name).write_text(text)
             (Path(tmp) / target).write_text(text)
             names.append(str(Path(tmp) / target))
         done = subprocess.run(["systemd-analyze", "verify", *names], text=True,
@@ -463,8 +463,8 @@ def judge_games(run: Run, tables: Tables) -> None:
         result = (result_event or {}).get("result") or {}
         # Every seat's socket was given the settlement the database holds.
         stored = json.dumps(result, sort_keys=True)
-        seen = {json.dumps(p.finished.get(game), sort_keys=True) for p in seats}
-        if seen != {stored} or not winners_follow_rules(result):
+        given = {json.dumps(p.finished.get(game), sort_keys=True) for p in seats}
+        if given != {stored} or not winners_follow_rules(result):
             winners_bad.append(f"game {game}: {result.get('kind')} "
                                f"winners {result.get('winners')}, "
                                f"deltas {result.get('deltas')}; "
