@@ -449,14 +449,14 @@ def judge_games(run: Run, tables: Tables) -> None:
             missing = set(range(first or 1, version + 1)) - seen
             if missing:
                 lost += len(missing)
-                # The last versions of a game that ended: a resuming sync cannot fetch them
-                # (play.table_for answers only for the running game), so nothing recovers them.
-                tail = status != "running" and min(missing) > max(seen, default=0)
-                # When, on the run's clock, so that it can be set beside the steps above.
+                # Versions of a game that ended before the seat's resuming sync was
+                # answered: play.table_for serves events only for the running game, so
+                # nothing recovers them. When, on the run's clock, to set beside the steps.
                 when = f"{float(last_at) - run.started_wall:.1f}s" if last_at else "?"
-                lost_detail.append(f"game {game} {player.label}: {sorted(missing)[:8]}"
-                                   + (f" (the ended game's last versions; it ended at {when})"
-                                      if tail else f" (its last event at {when})"))
+                never_saw_end = min(missing) > max(seen, default=0)
+                tail = " (the seat never saw the end)" if never_saw_end else ""
+                lost_detail.append(f"game {game} {player.label}: {sorted(missing)[:8]}, "
+                                   f"the game {status} at {when}{tail}")
         if status != "finished":
             continue
         finished += 1
