@@ -51,10 +51,10 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict game/rules game/bots game/history/replay.py game/live/sender.py game/live/fanout.py game/live/shared_reads.py game/live/layer.py game/live/budgets.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py game/management/bench/goals.py
+	$(BIN)/mypy --strict game/rules game/bots game/history/replay.py game/services/engines.py game/live/sender.py game/live/fanout.py game/live/shared_reads.py game/live/layer.py game/live/budgets.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py game/management/bench/goals.py
 
 typecheck: install
-	$(BIN)/mypy --strict game/rules game/bots game/history/replay.py game/live/sender.py game/live/fanout.py game/live/shared_reads.py game/live/layer.py game/live/budgets.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py game/management/bench/goals.py
+	$(BIN)/mypy --strict game/rules game/bots game/history/replay.py game/services/engines.py game/live/sender.py game/live/fanout.py game/live/shared_reads.py game/live/layer.py game/live/budgets.py game/instrument.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py game/management/bench/goals.py
 
 bench: install
 	$(BIN)/python -m game.management.bench.engines

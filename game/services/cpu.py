@@ -38,6 +38,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from game.models import Game, GameEvent, GameKind, Room
+from game.rules.contract import Engine
 from game.services import engines, matches, play, rooms
 
 if TYPE_CHECKING:
@@ -48,7 +49,6 @@ log = logging.getLogger(__name__)
 
 Action = dict[str, Any]
 Event = dict[str, Any]
-Engine = Any  # an engine of the game's kind (game/services/engines.py)
 
 # Seconds a CPU "thinks" before acting (times DOBON_CPU_DELAY_PERCENT / 100).
 DELAY_TURN = (0.6, 2.0)
