@@ -3,7 +3,7 @@ that `from game.models import Game` works (migrations and the admin rely on it).
 
 - rooms: Room, Membership, CPU levels and seat names;
 - games: Game, GamePlayer, GameEvent (the engine state and its event log);
-- history: the aggregates kept up to date when a game finishes, and ended H14 sessions;
+- history: the aggregates kept up to date when a game finishes, and ended §H14 sessions;
 - matches: Match, a fixed number of games played in a row.
 """
 

@@ -8,7 +8,7 @@ The history pages read these instead of adding up thousands of games per request
 - `PlayerStats`: the same per registered user over every room, plus the best game and
   points per game for the leaderboard. CPU players have none.
 - `DobonTally`: who dobon'd whom in a room (declarer × target), with counts and points.
-- `RoomSession`: each ended H14 session of a room, with its final standings.
+- `RoomSession`: each ended §H14 session of a room, with its final standings.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from game.models.rooms import CpuLevel, GameKind, player_name
 
 
 class Counters(models.Model):
-    """What a standings line and a profile both count (RULES.md R8–R12)."""
+    """What a standings line and a profile both count (RULES.md §R8–§R12)."""
 
     games = models.PositiveIntegerField(_("games"), default=0)
     points = models.BigIntegerField(_("points"), default=0)
@@ -121,7 +121,7 @@ class PlayerStats(Counters):
 class TrumpPlayerStats(Counters):
     """A registered player's trump Dobon totals over every room, one line per preset: au
     and standard points never mix with each other nor with Dobon UNO's (`PlayerStats`).
-    Standard ranks lowest points per game first (score_order "low", T17.3)."""
+    Standard ranks lowest points per game first (score_order "low", §T17.3)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trump_stats"
@@ -168,7 +168,7 @@ class DobonTally(models.Model):
 
 
 class RoomSession(models.Model):
-    """One ended H14 session of a room (HOUSE-RULES.md H14.5: "the room keeps them in its
+    """One ended §H14 session of a room (HOUSE-RULES.md §H14.5: "the room keeps them in its
     history"): its number, how many games it had, why it ended (`"games"`, `"target"`,
     `"rules"`) and its final standings (`[{"username", "points", "place"}, ...]`). Written
     in the transaction that ends the session (game/services/house.py); `Room.last_session`
