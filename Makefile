@@ -55,6 +55,7 @@ STRICT := \
 	game/rules \
 	game/bots \
 	game/history/replay.py \
+	game/services/engines.py \
 	game/live/sender.py \
 	game/live/fanout.py \
 	game/live/shared_reads.py \

@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 
 from game import logs
 from game.models import Game, GameEvent, GameKind, Room
+from game.rules.contract import Engine
 from game.services import engines, matches, play, rooms
 
 if TYPE_CHECKING:
@@ -49,7 +50,6 @@ log = logging.getLogger(__name__)
 
 Action = dict[str, Any]
 Event = dict[str, Any]
-Engine = Any  # an engine of the game's kind (game/services/engines.py)
 
 # Seconds a CPU "thinks" before acting (times DOBON_CPU_DELAY_PERCENT / 100).
 DELAY_TURN = (0.6, 2.0)

@@ -51,7 +51,7 @@ from game.services import engines, limits, panel, play, rooms
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
 
-    from game.rules import Game as Engine
+    from game.rules.contract import Engine
     from game.services.play import Seat
 
 log = logging.getLogger(__name__)
