@@ -1,5 +1,5 @@
 """The engine contract as types (game/rules/contract.py; ENGINE_API.md, TRUMP-RULES.md
-T20): mypy checks conformance where game/rules/registry.py lists the engine classes; these
+§T20): mypy checks conformance where game/rules/registry.py lists the engine classes; these
 tests hold the same at run time, so a member renamed in one engine fails here too."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_every_engine_keeps_the_contract(kind: str) -> None:
 
 
 def test_kind_protocols_tell_the_engines_apart() -> None:
-    """H6's swap target is the Dobon UNO house engine's; the preset (T20.5) the trump
+    """§H6's swap target is the Dobon UNO house engine's; the preset (§T20.5) the trump
     engine's."""
     uno = registry.engine_class(registry.DOBON_UNO)
     trump = registry.engine_class(registry.TRUMP_DOBON)
