@@ -1,18 +1,18 @@
 """Rule citations in the code's comments and docstrings (docs/engine-conventions.md, "Citing
 a rule"): `§R7.2`, `§H6`, `§T19.3`, `§G10`, so that `grep -rn '§R7'` finds the code of rule
-R7 and not the red 7 (`R7`) or the six of hearts (`H6`), which keep their plain form.
+§R7 and not the red 7 (`R7`) or the six of hearts (`H6`), which keep their plain form.
 
 `old_citations(path)` lists the citations of a file still in the old bare form; the test
 (tests/test_rule_citations.py) wants none. `python tests/rule_citations.py FILE…` rewrote
 them (`--write`); it only touches comments and docstrings, never a string the code uses
 (an error message, a card list in a doctest's call, a rule key of a table).
 
-A bare id is a citation when it cannot be a card: it has a subsection (R7.2, T21.Q12), it
-is a T id (no card is T…), an R id of two digits (cards are 0-9), G10 and up, or an H id
+A bare id is a citation when it cannot be a card: it has a subsection (§R7.2, §T21.Q12), it
+is a T id (no card is T…), an R id of two digits (cards are 0-9), §G10 and up, or an H id
 outside the trump code (whose H cards are hearts). A short R/G/H id is a citation only by
 its context: after "(", "RULES", "rule", a rule book's name, "§" or another citation in
-a list (R3.2, R13; T1-T20; R12 / R13), or opening a comment or docstring as its subject
-("# R10: …", '\"\"\"R7 — cut-ins'). A short id among card codes ("R9 B9 G9") or after a
+a list (§R3.2, §R13; §T1-§T20; §R12 / §R13), or opening a comment or docstring as its subject
+("# §R10: …", '\"\"\"R7 — cut-ins'). A short id among card codes ("R9 B9 G9") or after a
 possessive ("A's G1") is a card.
 """
 
@@ -93,7 +93,7 @@ def _among_cards(text: str, start: int, rule_id: str) -> bool:
 
 
 def _opens_the_text(before: str, after: str) -> bool:
-    """'# R10: …', '\"\"\"R7 — …', '# -- H14: sessions --'."""
+    """'# §R10: …', '\"\"\"R7 — …', '# -- §H14: sessions --'."""
     lead = before.lstrip("#\"' \t\nrbuRBU").replace("--", "").strip()
     return lead == "" and bool(re.match(r"\s*(?::|—|–|-\s|\s·)", after))
 

@@ -15,9 +15,16 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from game.history.ratings import with_rating_changes
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
-from game.models.history import DobonTally, PlayerStats, RoomStanding, TrumpPlayerStats
+from game.models.history import (
+    DobonTally,
+    PlayerStats,
+    RoomSession,
+    RoomStanding,
+    TrumpPlayerStats,
+)
 from game.services.history import readable_games_q, room_standings
 
 if TYPE_CHECKING:
@@ -33,7 +40,8 @@ OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def _players_prefetch() -> Prefetch[Any]:
-    return Prefetch("players", queryset=GamePlayer.objects.order_by("seat"))
+    """A game's seats, each with its rating change read in the same query."""
+    return Prefetch("players", queryset=with_rating_changes(GamePlayer.objects.order_by("seat")))
 
 
 # -- a room --------------------------------------------------------------------------------
@@ -91,6 +99,14 @@ def dobon_matrix(room: Room) -> DobonMatrix:
 
 def standings(room: Room) -> list[dict[str, Any]]:
     return room_standings(room)
+
+
+def ended_sessions(room: Room) -> list[RoomSession]:
+    """The room's ended §H14 sessions, newest first (§H14.5); no query for a room that
+    never ended one (`Room.sessions_ended` is on the row already read)."""
+    if not room.sessions_ended:
+        return []
+    return list(RoomSession.objects.filter(room=room).order_by("-number"))
 
 
 # -- a game --------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ from typing import Any
 from django.conf import settings
 
 from accounts.throttle import UNKNOWN_ADDRESS, client_ip_of
+from game import metrics
 from game.live.budgets import Budget
 from game.live.transport import CLOSING_KEY, ASGIApp
 
@@ -182,6 +183,7 @@ class Admission:
             await refuse(receive, send, refusal, delay, self.pause)
             return
         self.open += 1
+        metrics.SOCKETS_OPEN.inc()
         if address is not None:
             self.by_address[address] += 1
         released = False
@@ -194,6 +196,7 @@ class Admission:
             if not released:
                 released = True
                 self.open -= 1
+                metrics.SOCKETS_OPEN.dec()
                 if address is not None:
                     self.by_address[address] -= 1
                     if self.by_address[address] <= 0:
@@ -317,5 +320,6 @@ async def refuse(
         return
     if delay > 0:
         await pause(delay)
+    metrics.socket_refused(code)
     await send({"type": "websocket.accept"})
     await send({"type": "websocket.close", "code": code})

@@ -59,6 +59,9 @@ class Game(models.Model):
         "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )
     result = models.JSONField(_("result"), null=True, blank=True)
+    # The room's `rated` when the game started (docs/ratings.md): a rebuild of the
+    # ratings reads it here, whatever the room says later.
+    rated = models.BooleanField(_("rated"), default=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -107,6 +107,8 @@ class Room(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     # Quick reactions at the table (game/services/stamps.py); the owner may turn them off.
     stamps_enabled = models.BooleanField(_("stamps"), default=True)
+    # Whether finished games here change skill ratings (docs/ratings.md); between games.
+    rated = models.BooleanField(_("rated"), default=True)
     game_kind = models.CharField(
         _("game"), max_length=16, choices=GameKind.choices, default=GameKind.DOBON_UNO
     )

@@ -47,6 +47,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
+from game import metrics
 from game.models import Game
 from game.services import cpu, engines, matches, panel, play
 
@@ -208,6 +209,17 @@ def claim(due: list[Due], until: float) -> None:
     Game.objects.filter(versions).update(
         claim_version=F("version"), claimed_until=play.to_datetime(until)
     )
+
+
+def unclaim(due: list[Due]) -> None:
+    """Hand back the claims of versions found but never sent (a beat that lost the
+    clock), so that the next sweep sends them without waiting CLAIM_SECONDS."""
+    if not due:
+        return
+    versions = Q()
+    for item in due:
+        versions |= Q(pk=item.game_id, claim_version=item.version)
+    Game.objects.filter(versions).update(claimed_until=None)
 
 
 def send_task(name: str, args: list[int], priority: int = BULK, eta: float | None = None) -> None:
@@ -378,6 +390,13 @@ def _run_one(game_id: int, version: int, now: float) -> int | None:
         return outcome.version
 
 
+def note_applied(game: Game, due: str, lateness: float) -> None:
+    """The metrics of what the clock applies (`due`: "timeout" or "cpu"), once it is
+    committed: `lateness` from its deadline to `now`, the moment it is applied at."""
+    kind = game.game_kind
+    transaction.on_commit(lambda: metrics.clock_applied(kind, due, lateness))
+
+
 def _release(game: Game) -> None:
     if game.claimed_until is not None:
         Game.objects.filter(pk=game.pk).update(claimed_until=None)
@@ -386,11 +405,17 @@ def _release(game: Game) -> None:
 def _advance_locked(game: Game, now: float) -> play.Outcome | None:
     play.relax_commit()
     if cpu.is_due(game, now):
-        return cpu.run_due(game, now)
+        assert game.cpu_due is not None
+        cpu_due = game.cpu_due.timestamp()
+        outcome = cpu.run_due(game, now)
+        if outcome is not None:
+            note_applied(game, "cpu", now - cpu_due)
+        return outcome
     engine = engines.load(game)
     deadline = engine.next_deadline
     if deadline is None or deadline > now:
         return None
+    note_applied(game, "timeout", now - deadline)
     events, step = play.advance_clock(engine, now)
     change = play.do_save(game, engine, events, now, step=step)
     finished = change.status != Game.Status.RUNNING

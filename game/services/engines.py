@@ -55,6 +55,16 @@ class Kind:
 
     kind: ClassVar[str]
     action_types: ClassVar[frozenset[str]]
+    # The fields each action type's engine reads (beside `type`); any other key is
+    # ignored by the engine (§T20.3, engine-conventions.md) and never stored.
+    action_fields: ClassVar[dict[str, tuple[str, ...]]]
+
+    def normal_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        """`action` as this kind's engine reads it: `type` and the fields of that type
+        that are present, nothing else. What is applied, stored, logged and published
+        (issue #31: 3 KB of text beside a draw was kept and served to every reader)."""
+        fields = self.action_fields.get(action["type"], ())
+        return {"type": action["type"], **{f: action[f] for f in fields if f in action}}
 
     @property
     def engine_class(self) -> type[Any]:
@@ -117,6 +127,7 @@ class DobonUno(Kind):
     action_types = frozenset(
         {"play", "draw", "pass", "color", "dobon", "return", "decline", "swap"}  # swap: §H6.4
     )
+    action_fields = {"play": ("cards",), "color": ("color",), "swap": ("target",)}
 
     def new_game(self, room: Room, seated: list[Membership], first_player: int, now: float,
                  seed: int) -> Any:
@@ -178,6 +189,8 @@ class TrumpDobon(Kind):
     action_types = frozenset(
         {"play", "draw", "pass", "color", "dobon", "return", "decline", "bid", "last_one", "yaku"}
     )
+    action_fields = {"play": ("cards", "suit", "last_one"), "dobon": ("count",),
+                     "bid": ("amount",)}
 
     def preset(self, room: Room) -> str:
         return room.trump_preset

@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 
-from game.models import Game, GamePlayer, Room
+from game.models import Game, GamePlayer, Room, RoomSession
 from game.rules import PRESET_NAMES, normalize_house_rules, preset_of
 
 SESSION_KEYS = ("session_games", "session_target")
@@ -148,12 +148,14 @@ def _session_over(rules: Mapping[str, Any], played: dict[str, Any]) -> str | Non
 
 
 def _end_session(room: Room, played: dict[str, Any], reason: str) -> None:
-    """§H14.5: keep the final standings, reset the deck-out count; the next game starts
-    the next session at 0."""
+    """§H14.5: keep the final standings (a `RoomSession` row for the room's history, and
+    `Room.last_session` for the room page), reset the deck-out count; the next game
+    starts the next session at 0."""
     room.last_session = {
         "number": room.sessions_ended + 1, "games": played["games"], "reason": reason,
         "standings": played["standings"],
     }
+    RoomSession.objects.create(room=room, **room.last_session)  # §H14.5: every one is kept
     room.sessions_ended += 1
     room.deck_out_streak = 0
 

@@ -315,18 +315,30 @@ def program_clocks(
         if timeout >= view["timeout"]:
             continue  # the engine's own clock comes first
         due = deadline - view["timeout"] + timeout
-        if _after_auto_draw(step, s.seat, view):
-            due = now  # §R14: the automatic draw is followed by the automatic pass at once
+        if _continues_automatic_step(step, s.seat, view):
+            due = now
         clocks.append(ProgramClock(s.seat, due))
     return sorted(clocks, key=lambda c: (c.due, c.seat))
 
 
-def _after_auto_draw(step: dict[str, Any] | None, seat: int, view: dict[str, Any]) -> bool:
-    return bool(
-        step and step.get("auto") and step.get("seat") == seat
-        and step.get("action", {}).get("type") == "draw"
-        and any(a["type"] == "pass" for a in view["legal_actions"])
-    )
+def _continues_automatic_step(
+    step: dict[str, Any] | None, seat: int, view: dict[str, Any]
+) -> bool:
+    """Whether `seat`'s automatic step of this version goes on at once, as the engine's
+    own timeout would do it in one go: §R14's pass after the automatic draw; §H7's play of
+    the drawn card after the automatic draw until playable (the engine's `draw_play`);
+    S13 / S28: the colour or the swap after that automatic play (issue #32)."""
+    if not (step and step.get("auto") and step.get("seat") == seat):
+        return False
+    done = step.get("action", {}).get("type")
+    if done == "draw" and view.get("turn") == seat:
+        return any(a["type"] == "pass" for a in view["legal_actions"]) or _drew_until_playable(view)
+    return done == "play" and view["phase"] in ("color", "swap") and view.get("chooser") == seat
+
+
+def _drew_until_playable(view: dict[str, Any]) -> bool:
+    """§H7.2: after drawing until playable the seat must play (no pass)."""
+    return bool((view.get("house_rules") or {}).get("draw_until_playable")) and view["has_drawn"]
 
 
 def auto_action(

@@ -20,6 +20,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import translation
 
+from game.history import ratings
 from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
@@ -122,8 +123,10 @@ def player_kind(cpu_level: str | None, kind: str = HUMAN) -> dict[str, Any]:
 
 
 def member_dict(membership: Membership) -> dict[str, Any]:
-    """A room seat as the panel shows it. The one place a seated member's kind is said."""
-    return {
+    """A room seat as the panel shows it. The one place a seated member's kind is said.
+    `rating`: the member's rating in the room's game (`with_seat_ratings`), only for a
+    player who has one (docs/ratings.md)."""
+    seat = {
         "index": membership.seat_index,
         "username": member_name(membership),
         "points": membership.points,
@@ -131,6 +134,10 @@ def member_dict(membership: Membership) -> dict[str, Any]:
             membership.cpu_level, PROGRAM if membership.program_sockets > 0 else HUMAN
         ),
     }
+    rating = ratings.seat_rating(membership)
+    if rating is not None:
+        seat["rating"] = rating
+    return seat
 
 
 # Whose games: (user id, None, None) for a person, (None, room seat, level) for a CPU.
@@ -213,7 +220,8 @@ def _match_of(game: Game) -> dict[str, Any] | None:
 
 def room_panel(room: Room) -> dict[str, Any]:
     """The `room` object of protocol v2 (docs/protocol.md), in five queries."""
-    members = list(room.memberships.select_related("user").order_by("seat_index"))
+    members = list(ratings.with_seat_ratings(
+        room.memberships.select_related("user").order_by("seat_index"), room))
     by_index = {m.seat_index: m for m in members}
     # The running game, if any, is the room's latest: numbers only grow and at most
     # one runs. So the latest two games hold both the running one and the last result.
@@ -232,6 +240,7 @@ def room_panel(room: Room) -> dict[str, Any]:
         "timeout": room.timeout_seconds,
         "is_public": room.is_public,
         "stamps": room.stamps_enabled,
+        "rated": room.rated,
         "game_kind": room.game_kind,
         "preset": room.preset,
         "next_rate": room.next_rate,

@@ -43,6 +43,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
+from game import json_values
 from game.live import fanout, sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
 from game.messages import message_for
@@ -273,9 +274,15 @@ def check_seated(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> i
 
 
 def check_action_shape(action: Any) -> Action:
-    """Cheap structural check before the engine sees it (the engine judges legality)."""
-    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+    """Cheap structural check before the engine sees it (the engine judges legality).
+    A number no JSON column keeps (NaN, an infinity, beyond 64 bits) is
+    `malformed_action`: the socket refuses those as `bad_json` already, this is for
+    other callers."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:  # a list is unhashable
         raise PlayError("bad_action")
+    if not json_values.storable(action):
+        raise PlayError("malformed_action")
     cards = action.get("cards")
     if action["type"] == "play" and not (
         isinstance(cards, list) and 0 < len(cards) <= 112 and all(isinstance(c, str) for c in cards)
@@ -500,6 +507,7 @@ def do_create_game(
                 match=match,
                 game_kind=room.game_kind,
                 preset=engines.of(room).preset(room),
+                rated=room.rated,
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
@@ -579,6 +587,7 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     seats = seats_of(game)
     seat = check_seated(seats, user)
     engine = engines.load(game)
+    action = engines.of(game).normal_action(action)
     events, step = advance_clock(engine, now)
     events += apply_action(engine, seat, action, now)
     step = {**step, "seat": seat, "action": action}
@@ -680,10 +689,10 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
     engines.of(game).settle(game, seats, summary)
+    game.finished_at = to_datetime(now)  # before the hooks: ratings record it
     changes.finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
-    game.finished_at = to_datetime(now)
     game.next_deadline = None
 
 

@@ -219,6 +219,7 @@ def create_room(
     timeout_seconds: int = DEFAULT_TIMEOUT,
     is_public: bool = True,
     stamps_enabled: bool = True,
+    rated: bool = True,
     game_kind: str = GameKind.DOBON_UNO,
     trump_preset: str = TrumpPreset.AU,
     starting_points: int | None = None,
@@ -243,6 +244,7 @@ def create_room(
             timeout_seconds=timeout_seconds,
             is_public=is_public,
             stamps_enabled=stamps_enabled,
+            rated=rated,
             game_kind=game_kind,
             trump_preset=trump_preset,
             starting_points=starting_points,
@@ -358,6 +360,7 @@ def update_room_settings(
     timeout_seconds: int,
     is_public: bool,
     stamps_enabled: bool = True,
+    rated: bool | None = None,
     house_rules: Mapping[str, Any] | None = None,
     house_base: str = "",
     game_kind: str | None = None,
@@ -406,6 +409,8 @@ def update_room_settings(
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
         room.stamps_enabled = stamps_enabled
+        if rated is not None:  # docs/ratings.md: the next game is rated or not
+            room.rated = rated
         if rules is not None:
             house.do_change_rules(room, rules, house_base)
         room.save()

@@ -4,12 +4,16 @@ pages name them; §H13's rate cap and §H14's sessions are the room's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from play_helpers import NOW, engine_of, make_room, set_position
 
-from game.models import Game, Match, Room
+from game.models import Game, Match, Room, RoomSession
 from game.rules import PRESETS
 from game.rules import Game as Engine
 from game.services import play, rooms
@@ -358,6 +362,55 @@ def test_h14_6_changing_a_rule_ends_the_running_session(table, people):
     assert table.sessions_ended == 1 and table.last_session["reason"] == "rules"
     assert table.last_session["games"] == 1 and table.deck_out_streak == 0
     assert play.room_info(table)["session"]["games"] == 0
+
+
+def test_h14_5_every_ended_session_is_kept_and_listed_in_the_room_history(client, table, people):
+    """§H14.5 "the room keeps them in its history": three sessions end (two by their games,
+    one by a change of rules, §H14.6); all three stay, with their standings, newest first
+    on the room's history page, not only the last one (issue #32)."""
+    alice = people[0]
+    _rules(table, alice, session_games=1)
+    _dobon_game(table, people, NOW)  # session 1: bob +51
+    _deck_out_game(table, people, NOW + 100)  # session 2: a deck-out, everyone 0
+    _rules(table, alice, session_games=2)
+    _dobon_game(table, people, NOW + 200)
+    _rules(table, alice, session_games=3)  # §H14.6: session 3 ends by the change
+    sessions = list(RoomSession.objects.filter(room=table).order_by("number"))
+    assert [(s.number, s.games, s.reason) for s in sessions] == [
+        (1, 1, "games"), (2, 1, "games"), (3, 1, "rules")]
+    assert sessions[0].standings[0] == {"username": "bob", "points": 51, "place": 1}
+    assert [r["points"] for r in sessions[1].standings] == [0, 0, 0, 0]
+    table.refresh_from_db()
+    assert table.last_session == {"number": 3, "games": 1, "reason": "rules",
+                                  "standings": sessions[2].standings}
+    client.force_login(alice)
+    page = client.get(reverse("game:room_history", args=[table.pk])).content.decode()
+    listed = re.findall(r'data-testid="ended-session" data-number="(\d+)" data-reason="(\w+)"',
+                        page)
+    assert listed == [("3", "rules"), ("2", "games"), ("1", "games")]
+    assert "1. bob 51" in page
+
+
+def test_h14_5_the_history_of_a_room_without_sessions_lists_none(client, table, people):
+    _dobon_game(table, people, NOW)
+    client.force_login(people[0])
+    page = client.get(reverse("game:room_history", args=[table.pk])).content.decode()
+    assert 'data-testid="ended-session"' not in page and 'id="room-sessions"' not in page
+
+
+def test_h14_5_the_history_page_costs_the_same_queries_for_1_2_3_sessions(client, table, people):
+    alice = people[0]
+    _rules(table, alice, session_games=1)
+    client.force_login(alice)
+    url = reverse("game:room_history", args=[table.pk])
+    counts = []
+    for i in range(3):
+        _dobon_game(table, people, NOW + 100 * i)
+        client.get(url)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1] == counts[2]
 
 
 def test_d3_match_games_do_not_count_in_sessions(table, people):

@@ -560,3 +560,34 @@ def test_the_room_panel_shows_a_finished_trump_rounds_hands_after_a_reload(alice
     assert last["hands"] == revealed
     assert any(hand for hand in revealed)  # someone held cards at the end: a real check
     assert "no settlement view" not in caplog.text
+
+
+def test_the_room_forms_number_fields_carry_the_servers_limits(client, alice):
+    """Issue #33: the starting-points field said min="0" while the server and its
+    message say 100 to 100,000 (likewise seats, timeout and rounds)."""
+    client.force_login(alice)
+    page = client.get("/rooms/new/").content.decode()
+    for name, low, high in (("starting_points", 100, 100000), ("seat_count", 2, 8),
+                            ("timeout_seconds", 5, 60), ("rounds_per_match", 1, 1000)):
+        field = page.split(f'name="{name}"', 1)[1].split(">", 1)[0]
+        assert f'min="{low}"' in field and f'max="{high}"' in field, name
+    refused = client.post("/rooms/new/", {
+        "name": "少なすぎ", "game_kind": "trump_dobon", "trump_preset": "au", "seat_count": 4,
+        "timeout_seconds": 10, "starting_points": 99})
+    assert refused.status_code == 200 and not Room.objects.filter(name="少なすぎ").exists()
+    assert "100" in refused.content.decode().split('id="id_starting_points_errors"', 1)[1][:200]
+
+
+def test_play_now_says_a_standard_game_is_a_20_round_match(client, alice):
+    """Issue #33: 'play now' against CPUs in standard starts the first of 20 rounds (§T17),
+    which neither the lobby nor the table said; the lobby's choice and the note say so."""
+    client.force_login(alice)
+    lobby = client.get("/").content.decode()
+    assert "トランプ・ドボン（スタンダード・20ラウンド戦）" in lobby
+    page = client.post("/play/cpu/", {"game": "trump_standard", "level": "normal"},
+                       follow=True).content.decode()
+    assert "20ラウンドの対戦を始めました" in page
+    client.cookies["django_language"] = "en"
+    page = client.post("/play/cpu/", {"game": "dobon_uno", "level": "easy"},
+                       follow=True).content.decode()
+    assert "round match" not in page and "has started" in page

@@ -633,21 +633,23 @@ class HouseGame(Game):
         if multi == "first":  # §H11.1: no wait
             self._chances = [0] * self._n
         elif multi == "nearest":
-            self._close_farther()
+            self._end_wait_if_settled()
 
     def _distance(self, seat: int) -> int:
         """§H11.2: how far ``seat`` comes after the dobon'd player in turn order."""
         return (seat - self._target) * self._dobon_dir % self._n
 
-    def _close_farther(self) -> None:
-        """§H11.2: the wait ends early once no open chance is nearer than the nearest
-        declarer so far."""
+    def _end_wait_if_settled(self) -> None:
+        """§H11.2: the wait ends early as soon as no seat with an open chance is nearer than
+        the nearest declarer so far. Until then farther seats keep their chances (a
+        declaration of theirs is void, §H11.2; under §H10 a false one still pays): closing
+        them at a nearer true dobon would tell them it was true, which §H10 hides. When the
+        wait ends, the chances left close silently (no ``decline``: nobody declined)."""
         if not self._declarers:
             return
         nearest = min(self._distance(s) for s in self._declarers)
-        for s in range(self._n):
-            if self._chances[s] and self._distance(s) > nearest:
-                self._chances[s] = 0
+        if not any(self._chances[s] and self._distance(s) < nearest for s in range(self._n)):
+            self._chances = [0] * self._n
 
     def _close_dobon_wait(self, now: float) -> list[Event]:
         events: list[Event] = []
@@ -683,6 +685,8 @@ class HouseGame(Game):
             self._chances[seat] = 0
             self._chance_dl = None
             return [event] + self._finish(self._settle_dobon(returned=False), self._target)
+        if self._phase is _DOBON_WAIT and self._rules.multi_dobon == "nearest":
+            self._end_wait_if_settled()  # §H11.2: a nearer seat's chance is gone
         if any(self._chances):
             return [event]
         if self._phase in _WAITS:
@@ -695,7 +699,7 @@ class HouseGame(Game):
         self._late.pop(seat, None)
         if self._phase is _DOBON_WAIT and self._rules.multi_dobon == "nearest":
             self._chances[seat] = 0
-            self._close_farther()
+            self._end_wait_if_settled()
         return super()._decline(seat, now, timed_out)
 
     def _lapse_chances(self, deadline: float) -> list[Event]:

@@ -562,6 +562,8 @@ class Game:
             card = card_id(cards[0])
         except ValueError as err:
             raise IllegalAction("unknown_card", str(err)) from None
+        if card == JOKER and not self._std:  # §T20.4 (1): au's deck has no JK (§T2)
+            _fail("unknown_card", "JK is not a card of au (T2: no jokers)")
         named = _parse_suit(suit)
         if type(last_one) is not bool:
             _fail("malformed_action", "last_one is true or false")

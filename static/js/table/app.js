@@ -416,15 +416,29 @@ export class TableApp {
     while (spoken.children.length > SPOKEN_LIMIT) spoken.firstChild.remove();
   }
 
-  toast(text) {
+  // A toast fades after 4 s; a `lasting` one (a refusal the player must read, such as a
+  // start with too few players for the preset) stays until closed or replaced.
+  toast(text, { lasting = false } = {}) {
     const toast = this.ui.toast;
     toast.textContent = text;
     toast.hidden = false;
     toast.classList.remove("fade");
+    toast.classList.toggle("lasting", lasting);
     clearTimeout(this.toastTimer);
     clearTimeout(this.toastHide);
-    this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
-    this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    if (lasting) {
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "toast-close";
+      close.textContent = "×";
+      close.setAttribute("aria-label", T.close);
+      close.dataset.testid = "toast-close";
+      close.addEventListener("click", () => { toast.hidden = true; this.fitFelt(); });
+      toast.append(" ", close);
+    } else {
+      this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
+      this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    }
     this.fitFelt();
   }
 
@@ -535,9 +549,11 @@ export class TableApp {
       // The view answers with the room page; its message list says what went wrong.
       const html = await response.text();
       const error = new DOMParser().parseFromString(html, "text/html").querySelector(".message-error");
-      if (!response.ok || error) this.toast(`${T.startFailed}: ${error ? error.textContent.trim() : response.status}`);
+      if (!response.ok || error) {
+        this.toast(`${T.startFailed}: ${error ? error.textContent.trim() : response.status}`, { lasting: true });
+      }
     } catch {
-      this.toast(T.startFailed);
+      this.toast(T.startFailed, { lasting: true });
     } finally {
       this.starting = false;
       this.render();
