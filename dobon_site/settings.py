@@ -11,10 +11,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from dobon_site.env import channel_prefix, env_bool, env_int, env_list, env_str
 from dobon_site.security import (
+    check_networks,
     check_origins,
     check_secret_key,
     default_websocket_origins,
@@ -55,6 +57,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz and /metrics, answered before the Host check and the HTTPS
+    # redirect: probes reach a daphne directly over plain HTTP (game/views/ops.py).
+    "game.views.ops.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dobon_site.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -140,6 +145,11 @@ AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 # Behind N reverse proxies that append to X-Forwarded-For, the client's address is the
 # N-th entry from the right; 0 (no proxy) uses the connection's address (README.md).
 DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
+# Client addresses (or networks) that may read /metrics (game/views/ops.py); the address
+# is the forwarded one behind DOBON_PROXY_COUNT proxies, as for throttling. Others: 404.
+DOBON_METRICS_ALLOWED = check_networks(
+    "DOBON_METRICS_ALLOWED", env_list("DOBON_METRICS_ALLOWED", ["127.0.0.0/8", "::1"])
+)
 # Sign-up floods: at most this many sign-up attempts per address and window.
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
@@ -166,6 +176,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "ja"
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
+# The switcher's choice outlives the browser session (a year), and follows the account to
+# other browsers at log-in (accounts/middleware.py).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Project-wide translations live with the configuration: the top level is kept to the
 # agreed entries (README.md, Layout).
 LOCALE_PATHS = [BASE_DIR / "dobon_site" / "locale"]
@@ -264,14 +277,28 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # room's CPU move; 9, a match; game/services/clock.py). The option orders several queues
 # (the clock uses one): first come first served, not in turn.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
-# The timeouts' clock (R14): a sweep over the indexed Game.next_deadline every
+# The timeouts' clock (§R14): a sweep over the indexed Game.next_deadline every
 # DOBON_SWEEP_SECONDS, so an automatic action lands at most about that late. No task is
 # published per move. A sweep nobody picked up within its period is superseded by the
 # next one: expire it rather than let sweeps queue up.
 DOBON_SWEEP_SECONDS = float(env_str("DOBON_SWEEP_SECONDS", "0.25"))
 # Beat runs the sweep in its own process (game/clock/beat.py) rather than publishing a task.
-if env_bool("DOBON_SWEEP_IN_BEAT", default=True):
-    CELERY_BEAT_SCHEDULER = "game.clock.beat:SweepingScheduler"
+# Either way a beat runs its schedule only while it holds the clock's lock in Redis: a
+# second beat stands by (game/clock/lease.py).
+CELERY_BEAT_SCHEDULER = (
+    "game.clock.beat:SweepingScheduler" if env_bool("DOBON_SWEEP_IN_BEAT", default=True)
+    else "game.clock.beat:OneBeatScheduler"
+)
+# The clock's lock lives this long unless its holder renews it, which it does this often;
+# a standby asks for it as often. A holder killed with kill -9: a standby sweeps within
+# about LOCK + 2 * RENEW seconds (19 s); a clean shutdown releases it (about 2 * RENEW).
+DOBON_CLOCK_LOCK_SECONDS = float(env_str("DOBON_CLOCK_LOCK_SECONDS", "15"))
+DOBON_CLOCK_LOCK_RENEW_SECONDS = float(env_str("DOBON_CLOCK_LOCK_RENEW_SECONDS", "2"))
+if not 0 < DOBON_CLOCK_LOCK_RENEW_SECONDS * 2 <= DOBON_CLOCK_LOCK_SECONDS:
+    raise ImproperlyConfigured(
+        "DOBON_CLOCK_LOCK_RENEW_SECONDS must be above 0 and at most half of "
+        "DOBON_CLOCK_LOCK_SECONDS (the lock is renewed at least twice per lifetime)"
+    )
 CELERY_BEAT_SCHEDULE = {
     "expire-due-games": {
         "task": "game.tasks.expire_due_games_task",
@@ -283,6 +310,12 @@ CELERY_BEAT_SCHEDULE = {
 # workers were down; a working clock is late by well under a second, 3.6 s at worst under
 # overload): the game resumes with fresh timeouts instead of playing the outage's turns.
 DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
+# /readyz (game/services/health.py): the clock is alive when its last sweep is at most
+# this old (the sweep runs every DOBON_SWEEP_SECONDS; beat taking over from a killed
+# holder takes longer, and /readyz says so meanwhile); each check answers within
+# DOBON_HEALTH_TIMEOUT_SECONDS or fails.
+DOBON_CLOCK_STALE_SECONDS = float(env_str("DOBON_CLOCK_STALE_SECONDS", "10"))
+DOBON_HEALTH_TIMEOUT_SECONDS = float(env_str("DOBON_HEALTH_TIMEOUT_SECONDS", "2"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
 # What may keep the clock's workers busy with nobody waiting (game/services/limits.py):
@@ -333,6 +366,10 @@ DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_PROGRAM_SOCKETS_PE
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.
 DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
+# `python -m dobon_site.server` on SIGTERM: stop listening, finish the moves begun, close
+# every socket with 1012, and exit within this many seconds whatever hangs (issue #30).
+# Keep it below the supervisor's own stop timeout (systemd's TimeoutStopSec).
+DOBON_SHUTDOWN_SECONDS = float(env_str("DOBON_SHUTDOWN_SECONDS", "10"))
 # Admission before any database work (game/live/admission.py), per server process:
 # open sockets per client address (4410), new handshakes per second per address (4411,
 # bursts up to the same number) and open sockets in the process (4503). The address is

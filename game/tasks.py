@@ -1,4 +1,4 @@
-"""Celery tasks of the clock (R14 timeouts, CPU moves, matches). They only call the
+"""Celery tasks of the clock (§R14 timeouts, CPU moves, matches). They only call the
 service layer (game/services/clock.py), which claims, locks, checks and pushes; nothing
 imports this module back."""
 

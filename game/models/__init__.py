@@ -3,7 +3,7 @@ that `from game.models import Game` works (migrations and the admin rely on it).
 
 - rooms: Room, Membership, CPU levels and seat names;
 - games: Game, GamePlayer, GameEvent (the engine state and its event log);
-- history: the aggregates kept up to date when a game finishes;
+- history: the aggregates kept up to date when a game finishes, and ended §H14 sessions;
 - matches: Match, a fixed number of games played in a row;
 - ratings: skill ratings per game and track, and each rated game's changes.
 """
@@ -13,6 +13,7 @@ from game.models.history import (
     Counters,
     DobonTally,
     PlayerStats,
+    RoomSession,
     RoomStanding,
     TrumpPlayerStats,
 )
@@ -48,6 +49,6 @@ __all__ = [
     "MIN_START_POINTS", "TRUMP_SEATS", "GameKind", "TrumpPreset",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
     "MatchStanding", "RatedGame", "Rating", "RatingChange", "RatingTrack",
-    "Membership", "PlayerStats", "Room", "RoomStanding", "TrumpPlayerStats",
+    "Membership", "PlayerStats", "Room", "RoomSession", "RoomStanding", "TrumpPlayerStats",
     "cpu_display_name", "new_invite_code", "player_name",
 ]

@@ -46,7 +46,7 @@ class Game(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )
-    # 64-bit columns for the rate and every point total (R16.14: up to 2^20 per game).
+    # 64-bit columns for the rate and every point total (§R16.14: up to 2^20 per game).
     rate = models.PositiveBigIntegerField(_("rate"), default=1)
     # The game this round plays (fixed when it starts: the room may change later) and,
     # for trump Dobon, its preset. game/rules/registry.py loads `state` by this kind.

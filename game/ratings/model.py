@@ -2,7 +2,7 @@
 
 `openskill.models.PlackettLuce()` with its default parameters; each seat of a game is a
 team of one; a seat's rank comes from its points change in that game (higher is better,
-except where the game's totals rank lowest first: trump standard, T17.3), equal changes
+except where the game's totals rank lowest first: trump standard, §T17.3), equal changes
 share a rank; a CPU seat takes part with its level's fixed anchor (game/ratings/anchors.py)
 and its result is thrown away, so an anchor never moves. No rating maths is written here:
 only the translation of a game into openskill's `rate()` call.

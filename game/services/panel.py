@@ -195,7 +195,7 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
 def _settlement_of(game: Game) -> dict[str, Any]:
     """What the table's settlement needs beyond the result, so that a reload (or a socket
     that arrives after the end) shows the same settlement as the live end did: the final
-    hands (R15.2, T21: public once the game is over), the dobon (target, declarers) and the
+    hands (§R15.2, §T21: public once the game is over), the dobon (target, declarers) and the
     play it was on. Only for a finished game: a running game's hands never leave the
     server, and an aborted game's were never revealed."""
     if game.status != Game.Status.FINISHED or not game.state:
@@ -251,7 +251,7 @@ def room_panel(room: Room) -> dict[str, Any]:
         ],
         "standings": standings(room, members),
         "last_result": _last_result(last),
-        # HOUSE-RULES.md G3, §6: the room's rules (every key) and its session are public.
+        # HOUSE-RULES.md §G3, §6: the room's rules (every key) and its session are public.
         "house_rules": normalize_house_rules(room.house_rules or None),
         "house_base": room.house_base,
         "house": describe_house_rules(room.house_rules or None, base=room.house_base or None),
@@ -263,8 +263,8 @@ def room_panel(room: Room) -> dict[str, Any]:
 
 
 def _with_trump_match(panel: dict[str, Any], room: Room) -> None:
-    """A trump room: its points are the running match's totals (T17), never the Dobon UNO
-    points of `Membership.points`; the rate does not exist (T1.7)."""
+    """A trump room: its points are the running match's totals (§T17), never the Dobon UNO
+    points of `Membership.points`; the rate does not exist (§T1.7)."""
     match = engines.of(room).match_info(room)
     panel["next_rate"], panel["deck_out_streak"] = 1, 0
     panel["settings"] = {"starting_points": room.starting_points,

@@ -58,7 +58,7 @@ def track_of(match_id: int | None, players: Iterable[dict[str, Any]]) -> str:
 
 
 def is_lower_better(summary: dict[str, Any]) -> bool:
-    """Trump standard ranks totals lowest first (T17.3): its result says so."""
+    """Trump standard ranks totals lowest first (§T17.3): its result says so."""
     return summary.get("score_order") == "low"
 
 

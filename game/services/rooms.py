@@ -184,7 +184,7 @@ def _check_game(
     game_kind: str, trump_preset: str, seat_count: int, starting_points: int,
     rounds_per_match: int,
 ) -> None:
-    """The game and its settings (TRUMP-RULES.md T1.2, T1.4, T1.5)."""
+    """The game and its settings (TRUMP-RULES.md §T1.2, §T1.4, §T1.5)."""
     if game_kind not in GameKind.values:
         raise RoomError(_("Choose a game."), field="game_kind")
     if game_kind != GameKind.TRUMP_DOBON:
@@ -225,7 +225,7 @@ def create_room(
     starting_points: int | None = None,
     rounds_per_match: int | None = None,
 ) -> Room:
-    """Create a room and seat its owner at seat 0 (R3.2 counts from the owner), within
+    """Create a room and seat its owner at seat 0 (§R3.2 counts from the owner), within
     the account's limits (`check_room_allowance`)."""
     name = name.strip()
     if not name:
@@ -369,9 +369,9 @@ def update_room_settings(
     rounds_per_match: int | None = None,
 ) -> Room:
     """The owner changes the room between games. Seats cannot vanish under people.
-    `house_rules` (None: unchanged) take effect from the next game (G1); a change ends
-    the running session (H14.6). Changing the game, the preset or a trump setting ends
-    the running trump match (T1.1, T17.5): the next round starts a new one. Omitted game
+    `house_rules` (None: unchanged) take effect from the next game (§G1); a change ends
+    the running session (§H14.6). Changing the game, the preset or a trump setting ends
+    the running trump match (§T1.1, §T17.5): the next round starts a new one. Omitted game
     settings stay."""
     name = name.strip()
     if not name:
@@ -402,7 +402,7 @@ def update_room_settings(
         }
         _check_game(seat_count=seat_count, **game)
         if any(getattr(room, key) != value for key, value in game.items()):
-            room.trump_match = None  # T1.1: a change ends the running match
+            room.trump_match = None  # §T1.1: a change ends the running match
         for key, value in game.items():
             setattr(room, key, value)
         turned_private = room.is_public and not is_public
@@ -521,7 +521,7 @@ def remove_cpu(room: Room, by: AbstractBaseUser | AnonymousUser, seat_index: int
 
 
 def reset_deck_out_streak(room: Room) -> Room:
-    """Back to rate ×1 (R12.3): an admin's repair when a room's counter went wrong."""
+    """Back to rate ×1 (§R12.3): an admin's repair when a room's counter went wrong."""
     with transaction.atomic():
         room = _lock(room)
         room.deck_out_streak = 0

@@ -17,7 +17,7 @@ def connect() -> None:
     changes.connect("finished", history.record_finished)
     changes.connect("finished", ratings.record_rated)  # with the result (docs/ratings.md)
     changes.connect("finished", matches.do_game_finished)
-    changes.connect("finished", house.do_game_finished)  # H14: a session's end
+    changes.connect("finished", house.do_game_finished)  # §H14: a session's end
     changes.connect("aborted", matches.do_game_aborted)
     changes.connect("saved", matches.next_game_on_commit)
     changes.connect("saved", clock.dispatch_soon)  # after the version's push

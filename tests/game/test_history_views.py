@@ -61,7 +61,7 @@ def test_game_page_shows_settlement_sums_and_timeline(client, played, people):
     dobon = games[1]
     client.cookies["django_language"] = "en"
     html = _get(client, people[0], dobon.get_absolute_url()).content.decode()
-    # R11.2: T = 12 + 5 + 17 + 17 = 51 (alice's 7 plus the R5 counted back).
+    # §R11.2: T = 12 + 5 + 17 + 17 = 51 (alice's 7 plus the R5 counted back).
     assert "T = 12 + 5 + 17 + 17 = 51" in html
     assert "alice pays bob: T × 1 = 51" in html
     assert 'data-card="G7"' in html  # alice's final hand, revealed after the game
@@ -198,7 +198,7 @@ def test_public_room_history_for_anyone_signed_in_and_login_for_anonymous(client
 
 
 def test_running_game_is_never_shown(client, people, staff):
-    """R15.2: no history page or log exposes a game that is still running."""
+    """§R15.2: no history page or log exposes a game that is still running."""
     room = make_room(*people)
     game = play.start_game(room, people[0], now=NOW)
     for user in (people[0], staff):

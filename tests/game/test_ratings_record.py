@@ -99,7 +99,7 @@ def test_cpu_anchors_never_move_and_the_person_is_rated_against_them(alice):
 
 
 def _play_to_the_end(game: Game, now: float, limit: int = 3000) -> Game:
-    """Nobody acts for the person: timeouts (R14) and CPU moves, through the sweep."""
+    """Nobody acts for the person: timeouts (§R14) and CPU moves, through the sweep."""
     for _ in range(limit):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
@@ -202,7 +202,7 @@ def test_no_cap_between_a_person_and_cpus(alice, settings):
 
 
 def test_leaving_does_not_dodge_the_loss(people):
-    """A player who leaves mid-game plays on by timeouts (R14) and the loss is rated."""
+    """A player who leaves mid-game plays on by timeouts (§R14) and the loss is rated."""
     from game.services import rooms as room_services
 
     alice, bob = people[:2]

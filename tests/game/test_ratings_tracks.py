@@ -1,6 +1,6 @@
 """Which rating a game changes (issue #34 items 1-3): the game (`dobon_uno`, `trump_au`,
 `trump_standard`, each trump round a game) and the track (`programs` for a game with a
-program seat or in a match, else `people`); trump standard ranks lowest first (T17.3)."""
+program seat or in a match, else `people`); trump standard ranks lowest first (§T17.3)."""
 
 from __future__ import annotations
 
