@@ -163,6 +163,9 @@ DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
 # Limits per account (issue 20): rooms owned and created per 24 hours (a room outlives its
 # owner's interest: rooms persist), active API tokens, tokens created per 24 hours.
 DOBON_MAX_ROOMS_PER_USER = env_int("DOBON_MAX_ROOMS_PER_USER", 20)
+# Rating farming (docs/ratings.md): two accounts count at most this many rated games
+# together in 24 hours (by finished_at); later ones finish but change no rating. 0: no cap.
+DOBON_RATED_PAIR_GAMES_PER_DAY = env_int("DOBON_RATED_PAIR_GAMES_PER_DAY", 20)
 DOBON_ROOMS_PER_DAY = env_int("DOBON_ROOMS_PER_DAY", 10)
 DOBON_MAX_ACTIVE_API_TOKENS = env_int("DOBON_MAX_ACTIVE_API_TOKENS", 10)
 DOBON_API_TOKENS_PER_DAY = env_int("DOBON_API_TOKENS_PER_DAY", 20)
@@ -176,6 +179,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "ja"
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
+# The switcher's choice outlives the browser session (a year), and follows the account to
+# other browsers at log-in (accounts/middleware.py).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Project-wide translations live with the configuration: the top level is kept to the
 # agreed entries (README.md, Layout).
 LOCALE_PATHS = [BASE_DIR / "dobon_site" / "locale"]
@@ -274,14 +280,28 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # room's CPU move; 9, a match; game/services/clock.py). The option orders several queues
 # (the clock uses one): first come first served, not in turn.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
-# The timeouts' clock (R14): a sweep over the indexed Game.next_deadline every
+# The timeouts' clock (§R14): a sweep over the indexed Game.next_deadline every
 # DOBON_SWEEP_SECONDS, so an automatic action lands at most about that late. No task is
 # published per move. A sweep nobody picked up within its period is superseded by the
 # next one: expire it rather than let sweeps queue up.
 DOBON_SWEEP_SECONDS = float(env_str("DOBON_SWEEP_SECONDS", "0.25"))
 # Beat runs the sweep in its own process (game/clock/beat.py) rather than publishing a task.
-if env_bool("DOBON_SWEEP_IN_BEAT", default=True):
-    CELERY_BEAT_SCHEDULER = "game.clock.beat:SweepingScheduler"
+# Either way a beat runs its schedule only while it holds the clock's lock in Redis: a
+# second beat stands by (game/clock/lease.py).
+CELERY_BEAT_SCHEDULER = (
+    "game.clock.beat:SweepingScheduler" if env_bool("DOBON_SWEEP_IN_BEAT", default=True)
+    else "game.clock.beat:OneBeatScheduler"
+)
+# The clock's lock lives this long unless its holder renews it, which it does this often;
+# a standby asks for it as often. A holder killed with kill -9: a standby sweeps within
+# about LOCK + 2 * RENEW seconds (19 s); a clean shutdown releases it (about 2 * RENEW).
+DOBON_CLOCK_LOCK_SECONDS = float(env_str("DOBON_CLOCK_LOCK_SECONDS", "15"))
+DOBON_CLOCK_LOCK_RENEW_SECONDS = float(env_str("DOBON_CLOCK_LOCK_RENEW_SECONDS", "2"))
+if not 0 < DOBON_CLOCK_LOCK_RENEW_SECONDS * 2 <= DOBON_CLOCK_LOCK_SECONDS:
+    raise ImproperlyConfigured(
+        "DOBON_CLOCK_LOCK_RENEW_SECONDS must be above 0 and at most half of "
+        "DOBON_CLOCK_LOCK_SECONDS (the lock is renewed at least twice per lifetime)"
+    )
 CELERY_BEAT_SCHEDULE = {
     "expire-due-games": {
         "task": "game.tasks.expire_due_games_task",
@@ -349,6 +369,10 @@ DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_PROGRAM_SOCKETS_PE
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.
 DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
+# `python -m dobon_site.server` on SIGTERM: stop listening, finish the moves begun, close
+# every socket with 1012, and exit within this many seconds whatever hangs (issue #30).
+# Keep it below the supervisor's own stop timeout (systemd's TimeoutStopSec).
+DOBON_SHUTDOWN_SECONDS = float(env_str("DOBON_SHUTDOWN_SECONDS", "10"))
 # Admission before any database work (game/live/admission.py), per server process:
 # open sockets per client address (4410), new handshakes per second per address (4411,
 # bursts up to the same number) and open sockets in the process (4503). The address is

@@ -33,7 +33,7 @@ PREFERENCE = (
 def choose(view: dict[str, Any]) -> Action | None:
     """The trivial policy: a legal action, by the order of PREFERENCE. A trump auction
     lists a bid as its range (`{"type": "bid", "min": 1, "max": 999}`): bid the least;
-    a trump play that may carry last one carries it (T8.1)."""
+    a trump play that may carry last one carries it (§T8.1)."""
     legal = view.get("legal_actions") or []
     for kind in PREFERENCE:
         matching = [a for a in legal if a["type"] == kind]
@@ -124,7 +124,7 @@ class Bot:
             return
         left = self.seconds_left(state["deadline"])
         if left is not None and left < 0:
-            return  # too late: the server applies the automatic action (R14) itself
+            return  # too late: the server applies the automatic action (§R14) itself
         action = choose(view)
         if action is not None:
             self.answered = (game, version)

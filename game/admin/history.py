@@ -20,6 +20,10 @@ from game.models.history import DobonTally, PlayerStats, RoomStanding
 
 # Fields that hold hidden cards or the generator: shown to superusers only.
 SECRET_GAME_FIELDS = ("state", "initial_state")
+# Fields no lookup of anyone but a superuser may touch: the hidden state, and the event
+# log's inputs and payloads, where a running auction's bids (`step`: `{"action": {"type":
+# "bid", "amount": 777}}`), drawn cards and private answers lie (issue #31).
+SECRET_LOOKUP_FIELDS = (*SECRET_GAME_FIELDS, "step", "data")
 TIMELINE_LIMIT = 400
 
 
@@ -36,7 +40,7 @@ class NoSecretLookupsMixin:
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None
                        ) -> bool:
         if request is None or not is_trusted(request):
-            if any(part in SECRET_GAME_FIELDS for part in lookup.split("__")):
+            if any(part in SECRET_LOOKUP_FIELDS for part in lookup.split("__")):
                 return False
         return bool(super().lookup_allowed(lookup, value, request))  # type: ignore[misc]
 
@@ -107,14 +111,17 @@ def _signed(value: int) -> str:
 
 
 class HistoryEventAdminMixin(NoSecretLookupsMixin):
-    """Mixed into GameEventAdmin: a running game's private events (drawn cards,
-    chances) are for superusers only."""
+    """Mixed into GameEventAdmin: a running game's log is for superusers only. Its
+    private events hold drawn cards and chances, the inputs (`step`) of its public ones
+    sealed bids, and the rows' numbers would show where private events lie (issue #31);
+    the game's page has its public timeline. Once the game is over its log is history,
+    as on the game's page and in `/games/<id>.json`."""
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[GameEvent]:
         qs: QuerySet[GameEvent] = super().get_queryset(request)  # type: ignore[misc]
         if is_trusted(request):
             return qs
-        return qs.exclude(game__status=Game.Status.RUNNING, to_seat__isnull=False)
+        return qs.exclude(game__status=Game.Status.RUNNING)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]

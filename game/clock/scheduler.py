@@ -1,4 +1,4 @@
-"""In-process timeouts for the laptop default (no broker): `make run` plays R14 alone.
+"""In-process timeouts for the laptop default (no broker): `make run` plays §R14 alone.
 
 A background loop runs `expire_due_games` about four times a second inside the ASGI
 process, so an automatic action lands at most ~0.25 s after its deadline; a version due

@@ -83,7 +83,7 @@ def table_of(engine: Engine) -> dict[str, Any]:
 
 
 def rules_of(initial_state: dict[str, Any]) -> dict[str, Any]:
-    """The rule set a stored game was played under (HOUSE-RULES.md G2, G10), for a game
+    """The rule set a stored game was played under (HOUSE-RULES.md §G2, §G10), for a game
     page or a replay to name: ``{"preset": name or "custom", "changed": {...}, "rules":
     every key}``. A state saved before house rules is the default ("standard").
 
@@ -134,7 +134,7 @@ def _replay_version(
         events = engine.resume(now)
         frames.append(_frame(engine, first_index, version.number, now, "resume", None, None,
                              events, keep_states))
-    # One frame per deadline: advance(now) applies them in this same order (R14, R16.10).
+    # One frame per deadline: advance(now) applies them in this same order (§R14, §R16.10).
     while (deadline := engine.next_deadline) is not None and deadline <= now:
         events = engine.advance(deadline)
         seat = events[0].get("seat") if events else None

@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import time
 from collections import OrderedDict, deque
@@ -55,10 +54,10 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game import logs, metrics
-from game.live import admission, fanout, groups, memory, transport
+from game import json_values, logs, metrics
+from game.live import admission, drain, fanout, groups, memory, transport
 from game.live.admission import client_address
-from game.live.budgets import ProcessBudgets
+from game.live.budgets import Budget, ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
 from game.live.shared_reads import SharedReads
 from game.messages import message_for
@@ -73,6 +72,8 @@ T = TypeVar("T")
 REORDER_WAIT = 0.2
 # Moves a socket may have waiting for the database; more answer rate_limited.
 MAX_QUEUED_ACTIONS = 4
+# A socket's own message limit: this many a second, in bursts of as many.
+MESSAGES_PER_SOCKET = "DOBON_WS_MAX_MESSAGES_PER_SECOND"
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404  # no such room, or not yours to see: one code, as HTTP's 404
@@ -85,26 +86,6 @@ CLOSE_CODES = {"anonymous": CLOSE_ANONYMOUS, "forbidden": CLOSE_NOT_FOUND,
                "no_room": CLOSE_NOT_FOUND}
 
 Clock = Callable[[], float]
-
-
-class TokenBucket:
-    """`rate` messages per second on average, bursts up to `rate`. `clock` is an input
-    (monotonic seconds), so tests move time instead of sleeping."""
-
-    def __init__(self, rate: int, clock: Clock = time.monotonic) -> None:
-        self.rate = float(max(rate, 1))
-        self.tokens = self.rate
-        self.clock = clock
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 class ClientGone(Exception):
@@ -176,7 +157,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
-        self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
+        # The socket's own limit: one bucket of the live layer's one kind (budgets.Budget).
+        self.bucket = Budget(MESSAGES_PER_SOCKET, MESSAGES_PER_SOCKET)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.sync_flood = FloodWatch(settings.DOBON_WS_SYNC_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
@@ -206,6 +188,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         memory.start_freezing()
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
+        if drain.current().draining:  # this process is stopping: come back elsewhere
+            await self.close(code=drain.CLOSE_SERVICE_RESTART)
+            return
+        drain.current().register(self)
         transport.bound_kernel_buffer(
             self.scope.get(transport.SCOPE_KEY), settings.DOBON_WS_MAX_SEND_BUFFER
         )
@@ -257,7 +243,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         cap = (settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER if entry.program
                else settings.DOBON_WS_MAX_SOCKETS_PER_USER)
         async with self.counting:
-            if self.gone.gone:  # the client left already: count nothing
+            if self.gone.gone or self.closing:  # the client left, or was closed: count nothing
                 return False
             if not await sockets().claim(entry, self, cap):
                 return False
@@ -321,9 +307,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if self.user_id is None or self.closing:
+        # Draining (game/live/drain.py): nothing more is read; the client resumes elsewhere.
+        if self.user_id is None or self.closing or drain.current().draining:
             return
-        if not self.bucket.take() or not self.budgets.message_allowed(
+        if not self.bucket.try_take(None, self.clock()) or not self.budgets.message_allowed(
             self.address, self.user_id, self.clock()
         ):
             await self.refuse_flood()
@@ -431,6 +418,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.wake.clear()
             while self.jobs:
                 kind, payload = self.jobs.popleft()
+                if kind == "sync" and drain.current().draining:
+                    self.sync_in_flight = False  # its answer would go to a closing socket
+                    continue
                 try:
                     if kind == "sync":
                         await self.answer_sync(payload)
@@ -555,6 +545,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.drop_slow_reader(backlog)
             return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    def busy(self) -> bool:
+        """A move of this socket waits to run, or a push waits for an earlier version:
+        the drain (game/live/drain.py) lets both finish before closing the sockets."""
+        return bool(self.held) or any(kind == "action" for kind, _ in self.jobs)
+
+    async def close_for_restart(self) -> None:
+        """The process is stopping: counted out, then closed with 1012 (service
+        restart); the client reconnects and resumes by version."""
+        if not self.closing:
+            await self.close(code=drain.CLOSE_SERVICE_RESTART)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         """Closed by the server: counted out first, so that once the client has the close
@@ -763,15 +764,11 @@ def encode(content: Any) -> str:
     return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS, default=str).decode()
 
 
-_detached: set[asyncio.Task[Any]] = set()
-
-
 def detached(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
     """`work` as a task that no socket owns: kept until it ends, even when the socket
-    that started it is closed and its tasks are cancelled."""
+    that started it is closed and its tasks are cancelled; a drain waits for it."""
     task = asyncio.get_running_loop().create_task(work)
-    _detached.add(task)
-    task.add_done_callback(_detached.discard)
+    drain.current().track(task)
     return task
 
 
@@ -780,14 +777,10 @@ def is_int(value: Any) -> bool:
 
 
 def parse_json(text: str | None) -> Any:
-    """The message as JSON, or None when unreadable: invalid, bytes, or nested so deep
-    that the parser gives up (RecursionError, which is not a ValueError)."""
-    if text is None:
-        return None
-    try:  # json, not orjson: messages are small, and json refuses deep nesting
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+    """The message as JSON, or None when unreadable: invalid, bytes, nested too deep,
+    or holding a number no store keeps (`NaN`, `Infinity`, beyond 64 bits): see
+    game/json_values.py."""
+    return json_values.parse(text)
 
 
 def sockets() -> Registry:

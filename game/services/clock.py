@@ -1,4 +1,4 @@
-"""The clock of every running game (R14 timeouts, CPU moves, a match's program clock):
+"""The clock of every running game (§R14 timeouts, CPU moves, a match's program clock):
 finding what is due, and doing it.
 
 - **Finding** (`dispatch_due_games`): Celery beat (game/clock/beat.py) reads the indexed
@@ -8,7 +8,7 @@ finding what is due, and doing it.
   moment, not sent ahead with an ETA: a worker keeps ETA tasks in its own memory and
   runs them first come, first served when their time comes, so the broker's priorities
   would order nothing under load. Beat applies no move.
-- **Who goes first** (`priority_of`): a person's own clock is `PERSON`: an R14 timeout in
+- **Who goes first** (`priority_of`): a person's own clock is `PERSON`: an §R14 timeout in
   a room with people, and the CPU move a person is waiting for (at a table where a
   person acted within `ATTENDED_SECONDS`, noted in the cache by `note_plan`); the CPU
   moves of tables nobody plays at (a "play now" table left alone) are `TABLE`; matches
@@ -63,7 +63,7 @@ BUDGET_SECONDS = 0.05
 # lost): longer than a task waits in a busy queue, short enough that a game barely notices.
 CLAIM_SECONDS = 10.0
 # Without a broker, a version due within this wakes the in-process scheduler at its
-# moment (CPU think times are 0.6–2 s; R14 timeouts, 5 s or more, wait for the sweep).
+# moment (CPU think times are 0.6–2 s; §R14 timeouts, 5 s or more, wait for the sweep).
 # With a broker, beat holds and sends everything due later than its next sweep itself.
 SOON_SECONDS = 3.0
 # Celery task priorities: Redis serves 0 first. kombu keeps four lists per queue, for the
@@ -74,7 +74,7 @@ SOON_SECONDS = 3.0
 PERSON, TABLE, BULK = 0, 3, 9
 # A table where a person acted this recently is attended: its CPUs' moves are that
 # person's wait (PERSON). Longer than a round of CPU turns, shorter than a person's
-# turns played by R14 timeouts take to go round an abandoned table.
+# turns played by §R14 timeouts take to go round an abandoned table.
 ATTENDED_SECONDS = 30.0
 
 RUN_TASK = "game.tasks.run_due_game"
@@ -91,7 +91,7 @@ class Due:
 
 def priority_of(in_match: bool, cpu_move: bool, attended: bool = False) -> int:
     """Whose wait a due version ends: a match's (BULK), a CPU move at a table nobody
-    plays at (TABLE), or a person's (PERSON): their own R14 clock, or the CPU move they
+    plays at (TABLE), or a person's (PERSON): their own §R14 clock, or the CPU move they
     wait for at an attended table."""
     if in_match:
         return BULK
@@ -210,6 +210,17 @@ def claim(due: list[Due], until: float) -> None:
     Game.objects.filter(versions).update(
         claim_version=F("version"), claimed_until=play.to_datetime(until)
     )
+
+
+def unclaim(due: list[Due]) -> None:
+    """Hand back the claims of versions found but never sent (a beat that lost the
+    clock), so that the next sweep sends them without waiting CLAIM_SECONDS."""
+    if not due:
+        return
+    versions = Q()
+    for item in due:
+        versions |= Q(pk=item.game_id, claim_version=item.version)
+    Game.objects.filter(versions).update(claimed_until=None)
 
 
 def send_task(name: str, args: list[int], priority: int = BULK, eta: float | None = None) -> None:

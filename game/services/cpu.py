@@ -2,7 +2,7 @@
 
 A CPU seat has no login and no socket. It acts through the same locked path as a
 person's move (`play.apply_action`, then `play.do_save`), and it is woken by the same
-deadline machinery as the R14 timeouts, so there are no extra threads or processes and
+deadline machinery as the §R14 timeouts, so there are no extra threads or processes and
 nothing sleeps in a request:
 
 - After every saved change, each CPU seat that may act now gets a human-like delay
@@ -14,7 +14,7 @@ nothing sleeps in a request:
   the CPU seats in the order of their delays ask their policy; the first action one
   returns is applied and saved as the next version, which plans the next CPU move.
 - A policy that raises, answers too slowly or answers something illegal is logged and
-  ignored for that version: the seat's R14 timeout then plays for it. A policy that
+  ignored for that version: the seat's §R14 timeout then plays for it. A policy that
   answers None (wait) is not asked again until the table changes.
 
 Delays and policy seeds come from the game and its version, so a replay is identical.
@@ -213,7 +213,7 @@ def ask_policy(
     game: Game, turn: CpuTurn, view: dict[str, Any], events: list[Event]
 ) -> Action | None:
     """The policy's action if it is one of the legal actions and came in time, else None
-    (logged): the seat's R14 timeout then plays for it."""
+    (logged): the seat's §R14 timeout then plays for it."""
     seed = random.Random(f"{game.pk}:{game.version}:{turn.seat}").getrandbits(63)
     started = time.perf_counter()
     kind = engines.of(game)
@@ -247,7 +247,7 @@ def start_game_against_cpus(
 ) -> Game:
     """A private room with `user` and three CPU players of `level`, and its first game
     started: from the lobby to the first card in one transaction. `game_kind` and
-    `trump_preset` choose the game (four seats suit both trump presets, T1.2)."""
+    `trump_preset` choose the game (four seats suit both trump presets, §T1.2)."""
     level = rooms.check_cpu_level(level)
     name = _("%(name)s vs CPU") % {"name": user.username}
     with transaction.atomic():

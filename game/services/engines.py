@@ -4,10 +4,10 @@ A room's `game_kind` picks an adapter here (`of(room_or_game)`); the services, t
 CPU scheduling, matches, replay and history ask the adapter instead of importing an
 engine, so what only one game has stays in its own class:
 
-- Dobon UNO: the rate and the room's deck-out streak (R12.3), colour choices, cut-ins,
-  room points on `Membership.points` (R11);
-- trump Dobon (TRUMP-RULES.md): the preset, the seat ranges of T1.2, the match record of
-  T17 (`Room.trump_match`, carried round to round in the database), no rate (T1.7), and
+- Dobon UNO: the rate and the room's deck-out streak (§R12.3), colour choices, cut-ins,
+  room points on `Membership.points` (§R11);
+- trump Dobon (TRUMP-RULES.md): the preset, the seat ranges of §T1.2, the match record of
+  §T17 (`Room.trump_match`, carried round to round in the database), no rate (§T1.7), and
   points kept apart from Dobon UNO's (the match totals, never `Membership.points`).
 
 The engine classes themselves come from the Django-free game/rules/registry.py.
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from game.models import TRUMP_SEATS, GameKind, Membership, Room
 from game.rules import registry
@@ -54,6 +55,16 @@ class Kind:
 
     kind: ClassVar[str]
     action_types: ClassVar[frozenset[str]]
+    # The fields each action type's engine reads (beside `type`); any other key is
+    # ignored by the engine (§T20.3, engine-conventions.md) and never stored.
+    action_fields: ClassVar[dict[str, tuple[str, ...]]]
+
+    def normal_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        """`action` as this kind's engine reads it: `type` and the fields of that type
+        that are present, nothing else. What is applied, stored, logged and published
+        (issue #31: 3 KB of text beside a draw was kept and served to every reader)."""
+        fields = self.action_fields.get(action["type"], ())
+        return {"type": action["type"], **{f: action[f] for f in fields if f in action}}
 
     @property
     def engine_class(self) -> type[Any]:
@@ -114,16 +125,17 @@ class Kind:
 class DobonUno(Kind):
     kind = GameKind.DOBON_UNO.value
     action_types = frozenset(
-        {"play", "draw", "pass", "color", "dobon", "return", "decline", "swap"}  # swap: H6.4
+        {"play", "draw", "pass", "color", "dobon", "return", "decline", "swap"}  # swap: §H6.4
     )
+    action_fields = {"play": ("cards",), "color": ("color",), "swap": ("target",)}
 
     def new_game(self, room: Room, seated: list[Membership], first_player: int, now: float,
                  seed: int) -> Any:
         return self.engine_class.new(
             players=len(seated), first_player=first_player, seed=seed,
-            rate=room.next_rate,  # H13: capped by the room's rate_cap
+            rate=room.next_rate,  # §H13: capped by the room's rate_cap
             timeout=float(room.timeout_seconds), now=now,
-            house_rules=room.house_rules or None,  # G1: the game keeps these
+            house_rules=room.house_rules or None,  # §G1: the game keeps these
         )
 
     def from_setup(self, room: Room, seated: list[Membership], **setup: Any) -> Any:
@@ -133,7 +145,7 @@ class DobonUno(Kind):
         )
 
     def settle(self, game: Game, seats: list[Any], summary: dict[str, Any]) -> None:
-        """R11 points on the seated members (CPU players alike); R12.3's streak."""
+        """§R11 points on the seated members (CPU players alike); §R12.3's streak."""
         deltas = summary["deltas"]
         for s in seats:
             if deltas[s.seat] and (s.user_id is not None or s.cpu_level is not None):
@@ -149,10 +161,10 @@ class DobonUno(Kind):
 
     def auto_action(self, legal: list[Action], rng: random.Random,
                     engine: Any = None, seat: int | None = None) -> Action | None:
-        """R14: chances lapse first (decline), a colour choice gets a random colour, a
+        """§R14: chances lapse first (decline), a colour choice gets a random colour, a
         drawn turn passes, an undrawn turn or an open draw stack draws (takes). House rules
-        (HOUSE-RULES.md §6), as the engine's own clock does: H6's swap goes to the next seat
-        in the direction of play; H7's turn after drawing (no pass) plays the drawn card
+        (HOUSE-RULES.md §6), as the engine's own clock does: §H6's swap goes to the next seat
+        in the direction of play; §H7's turn after drawing (no pass) plays the drawn card
         alone."""
         by_type: dict[str, list[Action]] = {}
         for action in legal:
@@ -167,7 +179,7 @@ class DobonUno(Kind):
         if "swap" in by_type and engine is not None and seat is not None:
             return {"type": "swap", "target": engine.automatic_swap_target(seat)}
         alone = [a for a in by_type.get("play", []) if len(a["cards"]) == 1]
-        if alone:  # H7: every play left is of the card just drawn (no other was playable)
+        if alone:  # §H7: every play left is of the card just drawn (no other was playable)
             return dict(alone[0])
         return None
 
@@ -177,6 +189,8 @@ class TrumpDobon(Kind):
     action_types = frozenset(
         {"play", "draw", "pass", "color", "dobon", "return", "decline", "bid", "last_one", "yaku"}
     )
+    action_fields = {"play": ("cards", "suit", "last_one"), "dobon": ("count",),
+                     "bid": ("amount",)}
 
     def preset(self, room: Room) -> str:
         return room.trump_preset
@@ -188,8 +202,8 @@ class TrumpDobon(Kind):
 
     def new_game(self, room: Room, seated: list[Membership], first_player: int, now: float,
                  seed: int) -> Any:
-        """A round of the room's running match (T17), or of a new one when there is none,
-        it is over, or the seated players changed (T17.4: seats stay for a match)."""
+        """A round of the room's running match (§T17), or of a new one when there is none,
+        it is over, or the seated players changed (§T17.4: seats stay for a match)."""
         record = self.current_match(room, seated)
         return self.engine_class.new(
             players=len(seated), first_player=record["first_player"], seed=seed,
@@ -213,7 +227,7 @@ class TrumpDobon(Kind):
             record["preset"] != room.trump_preset
         ):
             owner = next((i for i, m in enumerate(seated) if m.user_id == room.owner_id), -1)
-            # T3.2: the owner's left neighbour; engine seat 0 when the owner is not seated.
+            # §T3.2: the owner's left neighbour; engine seat 0 when the owner is not seated.
             owner = owner if owner >= 0 else len(seated) - 1
             record = match_new(room.trump_preset, len(seated), self.settings(room), owner=owner)
             room.trump_match = {"record": record, "members": members,
@@ -232,14 +246,14 @@ class TrumpDobon(Kind):
                  "players": engine.players, "preset": engine.preset}]
 
     def settle(self, game: Game, seats: list[Any], summary: dict[str, Any]) -> None:
-        """T17: the round's result moves the room's match record on. Trump points never
+        """§T17: the round's result moves the room's match record on. Trump points never
         reach `Membership.points` (Dobon UNO's); the totals live in the record, which the
         summary keeps as it stood after this round (`match`)."""
         room = Room.objects.only("trump_match").get(pk=game.room_id)
         held = dict(room.trump_match or {})
         record = held.get("record")
         if record is None or record.get("over"):
-            return  # the settings changed mid-round is impossible (T1.1); nothing to carry
+            return  # the settings changed mid-round is impossible (§T1.1); nothing to carry
         record = match_update(record, summary)
         held["record"] = record
         summary["match"] = {**record, "number": held.get("number", 1)}
@@ -267,7 +281,7 @@ class TrumpDobon(Kind):
 
     def auto_action(self, legal: list[Action], rng: random.Random,
                     engine: Any = None, seat: int | None = None) -> Action | None:
-        """T18: bid 1; chances lapse (decline); on turn draw (the obligation, the
+        """§T18: bid 1; chances lapse (decline); on turn draw (the obligation, the
         accumulation or one card: the engine's `draw` takes what is due)."""
         types = {a["type"] for a in legal}
         if "bid" in types:
@@ -279,7 +293,7 @@ class TrumpDobon(Kind):
         return None
 
     def match_info(self, room: Room) -> dict[str, Any] | None:
-        """The running match beside the view (T17): round, totals by room seat, over."""
+        """The running match beside the view (§T17): round, totals by room seat, over."""
         held = room.trump_match or {}
         record = held.get("record")
         if record is None:
@@ -295,7 +309,8 @@ def member_key(m: Membership) -> list[Any]:
 
 def seat_range_message(preset: str) -> str:
     low, high = TRUMP_SEATS[preset]
-    name = _("au") if preset == "au" else _("standard")
+    # The trump preset's own name (スタンダード), not draw stacking's "standard" (標準).
+    name = _("au") if preset == "au" else pgettext("trump preset", "standard")
     return _("Trump Dobon (%(preset)s) is played by %(low)d to %(high)d players.") % {
         "preset": name, "low": low, "high": high}
 

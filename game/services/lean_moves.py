@@ -380,6 +380,7 @@ def decide(
         return FALL_BACK  # matches: program clocks, the next game, standings
     seat = play.check_seated(seats, user)
     engine = engines.load(game)
+    action = engines.of(game).normal_action(action)
     events, step = play.advance_clock(engine, now)
     events += play.apply_action(engine, seat, action, now)
     if engine.phase == "finished":

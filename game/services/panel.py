@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from game import logs
+from game.history import ratings
 from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
@@ -123,8 +124,10 @@ def player_kind(cpu_level: str | None, kind: str = HUMAN) -> dict[str, Any]:
 
 
 def member_dict(membership: Membership) -> dict[str, Any]:
-    """A room seat as the panel shows it. The one place a seated member's kind is said."""
-    return {
+    """A room seat as the panel shows it. The one place a seated member's kind is said.
+    `rating`: the member's rating in the room's game (`with_seat_ratings`), only for a
+    player who has one (docs/ratings.md)."""
+    seat = {
         "index": membership.seat_index,
         "username": member_name(membership),
         "points": membership.points,
@@ -132,6 +135,10 @@ def member_dict(membership: Membership) -> dict[str, Any]:
             membership.cpu_level, PROGRAM if membership.program_sockets > 0 else HUMAN
         ),
     }
+    rating = ratings.seat_rating(membership)
+    if rating is not None:
+        seat["rating"] = rating
+    return seat
 
 
 # Whose games: (user id, None, None) for a person, (None, room seat, level) for a CPU.
@@ -189,7 +196,7 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
 def _settlement_of(game: Game) -> dict[str, Any]:
     """What the table's settlement needs beyond the result, so that a reload (or a socket
     that arrives after the end) shows the same settlement as the live end did: the final
-    hands (R15.2, T21: public once the game is over), the dobon (target, declarers) and the
+    hands (§R15.2, §T21: public once the game is over), the dobon (target, declarers) and the
     play it was on. Only for a finished game: a running game's hands never leave the
     server, and an aborted game's were never revealed."""
     if game.status != Game.Status.FINISHED or not game.state:
@@ -214,7 +221,8 @@ def _match_of(game: Game) -> dict[str, Any] | None:
 
 def room_panel(room: Room) -> dict[str, Any]:
     """The `room` object of protocol v2 (docs/protocol.md), in five queries."""
-    members = list(room.memberships.select_related("user").order_by("seat_index"))
+    members = list(ratings.with_seat_ratings(
+        room.memberships.select_related("user").order_by("seat_index"), room))
     by_index = {m.seat_index: m for m in members}
     # The running game, if any, is the room's latest: numbers only grow and at most
     # one runs. So the latest two games hold both the running one and the last result.
@@ -233,6 +241,7 @@ def room_panel(room: Room) -> dict[str, Any]:
         "timeout": room.timeout_seconds,
         "is_public": room.is_public,
         "stamps": room.stamps_enabled,
+        "rated": room.rated,
         "game_kind": room.game_kind,
         "preset": room.preset,
         "next_rate": room.next_rate,
@@ -243,7 +252,7 @@ def room_panel(room: Room) -> dict[str, Any]:
         ],
         "standings": standings(room, members),
         "last_result": _last_result(last),
-        # HOUSE-RULES.md G3, §6: the room's rules (every key) and its session are public.
+        # HOUSE-RULES.md §G3, §6: the room's rules (every key) and its session are public.
         "house_rules": normalize_house_rules(room.house_rules or None),
         "house_base": room.house_base,
         "house": describe_house_rules(room.house_rules or None, base=room.house_base or None),
@@ -255,8 +264,8 @@ def room_panel(room: Room) -> dict[str, Any]:
 
 
 def _with_trump_match(panel: dict[str, Any], room: Room) -> None:
-    """A trump room: its points are the running match's totals (T17), never the Dobon UNO
-    points of `Membership.points`; the rate does not exist (T1.7)."""
+    """A trump room: its points are the running match's totals (§T17), never the Dobon UNO
+    points of `Membership.points`; the rate does not exist (§T1.7)."""
     match = engines.of(room).match_info(room)
     panel["next_rate"], panel["deck_out_streak"] = 1, 0
     panel["settings"] = {"starting_points": room.starting_points,

@@ -43,7 +43,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
-from game import logs
+from game import json_values, logs
 from game.live import fanout, sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
 from game.messages import message_for
@@ -63,7 +63,7 @@ Event = dict[str, Any]
 # The default kind's engine class, kept under its old name for callers that typed or
 # patched it; every engine is reached by the room's kind (game/services/engines.py).
 Engine = registry.engine_class(registry.DOBON_UNO)
-# Every action type of every kind (the 7's swap of H6.4 included); the engine refuses
+# Every action type of every kind (the 7's swap of §H6.4 included); the engine refuses
 # another kind's own with its code.
 ACTION_TYPES = engines.ALL_ACTION_TYPES
 # The beat sweep handles at most this many games per run; the rest wait one second.
@@ -266,7 +266,7 @@ def check_can_watch(
 
 def check_seated(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> int:
     """The engine seat `user` plays. Someone who left the room mid-game no longer
-    acts: their seat goes on by timeouts (R14) and blocks nobody."""
+    acts: their seat goes on by timeouts (§R14) and blocks nobody."""
     for s in seats:
         if s.user_id is not None and s.user_id == user.pk and s.present:
             return s.seat
@@ -274,9 +274,15 @@ def check_seated(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> i
 
 
 def check_action_shape(action: Any) -> Action:
-    """Cheap structural check before the engine sees it (the engine judges legality)."""
-    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+    """Cheap structural check before the engine sees it (the engine judges legality).
+    A number no JSON column keeps (NaN, an infinity, beyond 64 bits) is
+    `malformed_action`: the socket refuses those as `bad_json` already, this is for
+    other callers."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:  # a list is unhashable
         raise PlayError("bad_action")
+    if not json_values.storable(action):
+        raise PlayError("malformed_action")
     cards = action.get("cards")
     if action["type"] == "play" and not (
         isinstance(cards, list) and 0 < len(cards) <= 112 and all(isinstance(c, str) for c in cards)
@@ -303,7 +309,7 @@ def check_can_start(room: Room, by: AbstractBaseUser, seated: list[Membership]) 
         raise PlayError(exc.code, exc.message) from exc
 
 
-# -- who plays first (R3.2, R13) ---------------------------------------------------------------
+# -- who plays first (§R3.2, §R13) ---------------------------------------------------------------
 
 
 def _engine_seat_after(room_seats: list[int], room_seat: int) -> int:
@@ -320,12 +326,12 @@ def first_player_for(room: Room, seated: list[Membership]) -> int:
     Engine seats are the seated members in clockwise room-seat order, so a room seat's
     left neighbour is the next occupied room seat clockwise.
 
-    - R3.2, first game (no finished game in the room yet): the owner's left neighbour.
+    - §R3.2, first game (no finished game in the room yet): the owner's left neighbour.
       If the owner is not seated, their old seat is unknown: engine seat 0 (the first
       occupied room seat from seat 0 clockwise).
-    - R13: the previous finished game's `next_first_player`, mapped through its
+    - §R13: the previous finished game's `next_first_player`, mapped through its
       GamePlayer to the user; if that user still sits here, their new engine seat.
-    - R13.3: if they left, the first occupied room seat clockwise after the room seat
+    - §R13.3: if they left, the first occupied room seat clockwise after the room seat
       they had. A CPU player is the same player while a CPU still sits on its room seat.
     """
     room_seats = [m.seat_index for m in seated]
@@ -501,6 +507,7 @@ def do_create_game(
                 match=match,
                 game_kind=room.game_kind,
                 preset=engines.of(room).preset(room),
+                rated=room.rated,
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
@@ -580,6 +587,7 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
     seats = seats_of(game)
     seat = check_seated(seats, user)
     engine = engines.load(game)
+    action = engines.of(game).normal_action(action)
     events, step = advance_clock(engine, now)
     events += apply_action(engine, seat, action, now)
     step = {**step, "seat": seat, "action": action}
@@ -588,7 +596,7 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
 
 
 def advance_clock(engine: Engine, now: float) -> tuple[list[Event], dict[str, Any]]:
-    """The engine's due timeouts up to `now` (R14) and the version's input for replays.
+    """The engine's due timeouts up to `now` (§R14) and the version's input for replays.
 
     When the earliest deadline lies more than DOBON_CLOCK_OUTAGE_SECONDS in the past, the
     clock was stopped (beat or the workers were down; a working clock is late by well
@@ -674,8 +682,8 @@ def do_save(
 
 def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
     """Settle: deltas to GamePlayer (everyone), then the room's side of the game kind
-    (Dobon UNO: Membership.points and the deck-out streak, R11/R12.3; trump: the match
-    record of T17), the result summary on the game."""
+    (Dobon UNO: Membership.points and the deck-out streak, §R11/§R12.3; trump: the match
+    record of §T17), the result summary on the game."""
     result = engine.result
     summary = result.to_dict()
     deltas = list(summary["deltas"])
@@ -683,10 +691,10 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
     engines.of(game).settle(game, seats, summary)
+    game.finished_at = to_datetime(now)  # before the hooks: ratings record it
     changes.finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
-    game.finished_at = to_datetime(now)
     game.next_deadline = None
 
 

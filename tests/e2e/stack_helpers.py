@@ -124,8 +124,11 @@ class Stack:
                                  "--without-mingle", "--without-heartbeat"])
 
     def start_beat(self, name: str = "beat") -> subprocess.Popen[bytes]:
+        # Each beat its own schedule file: two beats running at once (one holds the
+        # clock, one stands by) must not share celery's shelve.
+        schedule = str(self.logs / f"{name}-schedule")
         return self.start(name, [str(BIN / "celery"), "-A", "dobon_site", "beat",
-                                 "--loglevel=info", "--schedule", str(self.logs / "beat-schedule")])
+                                 "--loglevel=info", "--schedule", schedule])
 
     def kill(self, process: subprocess.Popen[bytes]) -> None:
         """SIGKILL, as a crash would: nothing gets to clean up."""

@@ -332,7 +332,7 @@ async def test_abort_and_finish_bring_everyone_back_to_the_room(table, alice, bo
     _, state = await next_state(sockets[0])
     assert state["view"] is None and state["room"]["last_result"]["result"]["winners"] == [1]
     # Walk-through item 1: after the end (a reload, a late arrival) the last result still
-    # carries what the settlement shows: the final hands (R15.2), the last play, the dobon.
+    # carries what the settlement shows: the final hands (§R15.2), the last play, the dobon.
     last = state["room"]["last_result"]
     assert last["hands"] == [["G1", "G2"], [], ["Y9", "Y8"], ["G9", "G8"]]
     assert last["last_play"]["seat"] == 1 and last["last_play"]["cards"] == ["R5"]

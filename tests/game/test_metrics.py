@@ -240,7 +240,7 @@ async def test_refusals_are_counted_by_close_code(settings, alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_clock_counts_its_automatic_actions_and_their_lateness(alice, bob, settings):
-    """R14: a timeout applied 1.5 s after its deadline is 1.5 s late."""
+    """§R14: a timeout applied 1.5 s after its deadline is 1.5 s late."""
     settings.CELERY_BROKER_URL = ""
     room = make_room(alice, bob)
     game = play.start_game(room, alice, now=1_700_000_000.0)

@@ -314,7 +314,7 @@ export class TableApp {
     let turn = "";
     if (view && view.phase === "auction") turn = TT.auction;
     else if (view && view.phase !== "finished") {
-      const house = turnText(view, mine, name); // H6.4's swap choice
+      const house = turnText(view, mine, name); // §H6.4's swap choice
       if (house) turn = house;
       else if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
       else if (view.turn !== null && view.turn !== undefined) turn = view.turn === mine ? T.yourTurn : T.theirTurn(name(view.turn));
@@ -323,7 +323,7 @@ export class TableApp {
     this.ui.me.classList.toggle("my-turn", Boolean(view) && mine !== null && (view.turn === mine || view.chooser === mine));
   }
 
-  /** Trump Dobon: " · total 980", your running match total (T17); "" otherwise. */
+  /** Trump Dobon: " · total 980", your running match total (§T17); "" otherwise. */
   myTotal() {
     if (!this.trump || !this.room || !this.room.seats) return "";
     const seat = this.room.seats.find((s) => s && s.username === this.me);
@@ -416,15 +416,29 @@ export class TableApp {
     while (spoken.children.length > SPOKEN_LIMIT) spoken.firstChild.remove();
   }
 
-  toast(text) {
+  // A toast fades after 4 s; a `lasting` one (a refusal the player must read, such as a
+  // start with too few players for the preset) stays until closed or replaced.
+  toast(text, { lasting = false } = {}) {
     const toast = this.ui.toast;
     toast.textContent = text;
     toast.hidden = false;
     toast.classList.remove("fade");
+    toast.classList.toggle("lasting", lasting);
     clearTimeout(this.toastTimer);
     clearTimeout(this.toastHide);
-    this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
-    this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    if (lasting) {
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "toast-close";
+      close.textContent = "×";
+      close.setAttribute("aria-label", T.close);
+      close.dataset.testid = "toast-close";
+      close.addEventListener("click", () => { toast.hidden = true; this.fitFelt(); });
+      toast.append(" ", close);
+    } else {
+      this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
+      this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    }
     this.fitFelt();
   }
 
@@ -535,9 +549,11 @@ export class TableApp {
       // The view answers with the room page; its message list says what went wrong.
       const html = await response.text();
       const error = new DOMParser().parseFromString(html, "text/html").querySelector(".message-error");
-      if (!response.ok || error) this.toast(`${T.startFailed}: ${error ? error.textContent.trim() : response.status}`);
+      if (!response.ok || error) {
+        this.toast(`${T.startFailed}: ${error ? error.textContent.trim() : response.status}`, { lasting: true });
+      }
     } catch {
-      this.toast(T.startFailed);
+      this.toast(T.startFailed, { lasting: true });
     } finally {
       this.starting = false;
       this.render();
@@ -595,7 +611,7 @@ export class TableApp {
     if (!target && act && this.trump) target = this.ui.actions.querySelector(`[data-action^="${act}"]`);
     if (!target && this.trump && SUIT_KEYS[k]) target = this.ui.actions.querySelector(`[data-suit="${SUIT_KEYS[k]}"]`);
     else if (!target && !this.trump && COLOR_KEYS[k]) target = this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`);
-    if (!target && !this.trump && /^[1-8]$/.test(k)) target = this.ui.actions.querySelector(`[data-key="${k}"]`); // H6.4 swap targets
+    if (!target && !this.trump && /^[1-8]$/.test(k)) target = this.ui.actions.querySelector(`[data-key="${k}"]`); // §H6.4 swap targets
     if (target && !target.disabled) {
       e.preventDefault();
       target.click();
