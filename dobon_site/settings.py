@@ -59,6 +59,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # /healthz, /readyz and /metrics, answered before the Host check and the HTTPS
     # redirect: probes reach a daphne directly over plain HTTP (game/views/ops.py).
+    # The request id (a proxy's X-Request-ID or a new one, echoed), room and user of
+    # every log line of the request (game/logs.py).
+    "game.logs.RequestContextMiddleware",
     "game.views.ops.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dobon_site.security.ContentSecurityPolicyMiddleware",
@@ -499,14 +502,43 @@ DOBON_CSP = {
     "frame-ancestors": "'none'",
 }
 
+# Logs (game/logs.py): plain text (the default) or, with DOBON_LOG_FORMAT=json, one JSON
+# object a line with the request, room, game and user ids where known. No line at any
+# level carries a card of a hidden hand: Django's SQL lines (DEBUG, with DEBUG on) keep
+# the statements' shape without their values, where the games' states travel, and
+# redis-py's lines of the pub/sub messages read (the pushes) are dropped.
+DOBON_LOG_FORMAT = env_str("DOBON_LOG_FORMAT", "text").strip().lower() or "text"
+if DOBON_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"DOBON_LOG_FORMAT must be text or json, not {DOBON_LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "context": {"()": "game.logs.ContextFilter"},
+        "query_values": {"()": "game.logs.QueryValuesFilter"},
+        "drop": {"()": "game.logs.DropFilter"},
+    },
+    "formatters": {"json": {"()": "game.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            **({"formatter": "json"} if DOBON_LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # django-axes logs every login at INFO; lockouts (WARNING) are what an operator needs.
-    "loggers": {"daphne": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        # django-axes logs every login at INFO; lockouts (WARNING) are what an operator needs.
+        "daphne": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+        "django.db.backends": {"filters": ["query_values"]},
+        # redis-py writes every pub/sub message it reads (the moves' pushes) at DEBUG.
+        "push_response": {"filters": ["drop"]},
+    },
 }
+# In JSON, Celery workers and beat log through this configuration too, instead of
+# replacing the root logger's handler with celery's own text format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = DOBON_LOG_FORMAT != "json"
 
 # Tests only: lets game.services.fixed_setups start a game from a fixed deck. Never read
 # from the environment, so no deployment can switch it on; tests set it themselves.

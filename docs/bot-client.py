@@ -3,7 +3,8 @@
 Connects with an API token, follows `state` frames, answers `legal_actions` with a
 trivial policy (dobon or return when possible, else the first play, else draw / pass;
 in a trump room also the lowest bid, 役 and last one), and resumes after a dropped
-connection with the resuming `sync`.
+connection with the resuming `sync`: after a server restart (close code 1012) within a
+random 0.25-1.5 s, after other drops with a growing, jittered back-off.
 
     pip install websockets
     DOBON_TOKEN=dobon_... python docs/bot-client.py ws://127.0.0.1:8000/ws/rooms/7/
@@ -25,6 +26,10 @@ import websockets
 
 Action = dict[str, Any]
 FATAL_CLOSE_CODES = {4401, 4404, 4409}  # retrying will not help (docs/bots-api.md)
+# The server process is restarting: reconnect soon (another process, or this one back),
+# after a random wait so that a whole process's clients do not return in one instant.
+RESTART_CLOSE_CODE = 1012
+RESTART_DELAY = (0.25, 1.5)
 PREFERENCE = (
     "dobon", "return", "bid", "yaku", "play", "color", "last_one", "draw", "pass", "decline",
 )
@@ -61,6 +66,7 @@ class Bot:
     async def run(self) -> None:
         backoff = 0.5
         while not self.done():
+            restart = False
             try:
                 await self.session()
                 backoff = 0.5
@@ -69,10 +75,21 @@ class Bot:
                 if code in FATAL_CLOSE_CODES:
                     reason = closed.rcvd.reason if closed.rcvd else ""
                     raise SystemExit(f"refused: close code {code} {reason}") from closed
-                print(f"connection dropped ({code}); resuming in {backoff:.1f} s")
+                restart = code == RESTART_CLOSE_CODE
+                print("server restarting (1012); resuming" if restart
+                      else f"connection dropped ({code}); resuming in {backoff:.1f} s")
             except OSError as exc:
                 print(f"cannot connect ({exc}); retrying in {backoff:.1f} s")
-            if not self.done():
+            # A move sent just before the drop may have been dropped unread (a server
+            # stops reading when it restarts): answer the table again. A move that did
+            # count moved the version on, so the same answer comes back "stale".
+            self.answered = None
+            if self.done():
+                break
+            if restart:
+                backoff = 0.5
+                await asyncio.sleep(random.uniform(*RESTART_DELAY))
+            else:
                 await asyncio.sleep(backoff + random.random() * backoff)
                 backoff = min(backoff * 2, 30.0)
 

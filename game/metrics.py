@@ -21,6 +21,7 @@ Django-free: the callers pass what they know (game kinds, close codes, seconds).
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -37,6 +38,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
+
+log = logging.getLogger(__name__)
 
 DIRECTORY_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 # The files of live gauges, by the pid that wrote them (prometheus-client's names).
@@ -140,10 +143,15 @@ class GamesRunning:
         self.count = count
 
     def collect(self) -> Iterator[Metric]:
+        try:
+            counts = self.count()
+        except Exception as exc:  # the database is down: the rest of the scrape still counts
+            log.warning("dobon_games_running left out: %s", type(exc).__name__)
+            return
         family = GaugeMetricFamily(
             "dobon_games_running", "Games running now, by game kind", labels=["game_kind"]
         )
-        for kind, games in sorted(self.count().items()):
+        for kind, games in sorted(counts.items()):
             family.add_metric([kind], games)
         yield family
 

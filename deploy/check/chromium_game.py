@@ -51,7 +51,8 @@ def play(run: Any, name: str, edge: str) -> dict[str, Any]:
             clicks, end = 0, time.monotonic() + GAME_TIME_LIMIT
             while not settlement.is_visible():
                 if time.monotonic() > end:
-                    return {"ok": False, "detail": f"no settlement after {GAME_TIME_LIMIT} s, {clicks} clicks"}
+                    return {"ok": False,
+                            "detail": f"no settlement after {GAME_TIME_LIMIT} s, {clicks} clicks"}
                 for selector in CHOICES:
                     button = page.locator(selector).first
                     if button.count():

@@ -152,7 +152,8 @@ class Site:
             return found[0]
         process = Process("data", "redis", [
             "redis-server", "--bind", ADDRESS["data"], "--port", "6379", "--save", "",
-            "--appendonly", "no", "--requirepass", self.redis_password, "--dir", str(WORK / "data")],
+            "--appendonly", "no", "--requirepass", self.redis_password,
+            "--dir", str(WORK / "data")],
             {"PATH": os.environ["PATH"]}, None, None)
         self.processes.append(process)
         return process
@@ -178,11 +179,8 @@ class Site:
             "CSRF_TRUSTED_ORIGINS": f"https://{NAME}", "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url, "DOBON_BIND_ADDRESS": ADDRESS[host],
             "PROMETHEUS_MULTIPROC_DIR": str(run_dir / "metrics"),
+            **extra,  # the check's own values (main.check_only_settings says why)
         })
-        if extra:
-            with open(target, "a") as env_file:
-                env_file.write("\n# The deploy check's own additions (docs/deploy.md):\n")
-                env_file.writelines(f"{k}={v}\n" for k, v in extra.items())
         env = read_env_file(target)
         # What systemd gives a service besides its EnvironmentFile=.
         return {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -221,7 +219,8 @@ class Site:
             in_host("app1", [*prefix, str(ROOT / ".venv/bin/python"), "manage.py", *args]),
             env=env, cwd=ROOT, text=True, capture_output=True, timeout=300)
         if done.returncode:
-            raise RuntimeError(f"manage.py {' '.join(args)}: {done.stdout[-2000:]}{done.stderr[-3000:]}")
+            raise RuntimeError(
+                f"manage.py {' '.join(args)}: {done.stdout[-2000:]}{done.stderr[-3000:]}")
         return done.stdout
 
     # --- the edge -------------------------------------------------------------------
@@ -234,7 +233,8 @@ class Site:
             run(["openssl", *args], cwd=tls)
         openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
                 "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj",
-                "/CN=Dobon deploy check throwaway CA", "-addext", "basicConstraints=critical,CA:TRUE",
+                "/CN=Dobon deploy check throwaway CA",
+                "-addext", "basicConstraints=critical,CA:TRUE",
                 "-addext", "keyUsage=critical,keyCertSign,cRLSign")
         openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                 "-keyout", "privkey.pem", "-out", "server.csr", "-subj", f"/CN={NAME}")
@@ -266,27 +266,20 @@ class Site:
         edge = WORK / "edge"
         (edge / "run").mkdir(parents=True)
         (edge / "dobon.conf").write_text(text)
-        # Debian's nginx.conf, reduced to what the site needs, with its own paths.
-        (edge / "nginx.conf").write_text(f"""
-user www-data;
-worker_processes 2;
-pid {edge}/run/nginx.pid;
-error_log {edge}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    sendfile on;
-    tcp_nopush on;
-    access_log {edge}/access.log;
-    client_body_temp_path {edge}/run/body;
-    proxy_temp_path {edge}/run/proxy;
-    fastcgi_temp_path {edge}/run/fastcgi;
-    uwsgi_temp_path {edge}/run/uwsgi;
-    scgi_temp_path {edge}/run/scgi;
-    include {edge}/dobon.conf;
-}}
-""")
+        # Debian's own /etc/nginx/nginx.conf (its http-level ssl_protocols and all), with
+        # the site in place of sites-enabled/* and this run's pid, log and temp paths.
+        main = Path("/etc/nginx/nginx.conf").read_text()
+        for old, here in (("include /etc/nginx/sites-enabled/*;", f"include {edge}/dobon.conf;"),
+                          ("pid /run/nginx.pid;", f"pid {edge}/run/nginx.pid;"),
+                          ("error_log /var/log/nginx/error.log;", f"error_log {edge}/error.log;"),
+                          ("access_log /var/log/nginx/access.log;",
+                           f"access_log {edge}/access.log;\n"
+                           f"\tclient_body_temp_path {edge}/run/body;"
+                           f"\n\tproxy_temp_path {edge}/run/proxy;")):
+            if old not in main:
+                raise ValueError(f"/etc/nginx/nginx.conf has no line {old!r}")
+            main = main.replace(old, here)
+        (edge / "nginx.conf").write_text(main)
         return edge / "nginx.conf"
 
     def start_edge(self, upstreams: list[str]) -> Process:
@@ -295,8 +288,8 @@ http {{
                                 text=True, capture_output=True)
         if tested.returncode:
             raise RuntimeError(f"nginx -t failed:\n{tested.stderr}")
-        self.notes.append("nginx -t: " + " | ".join(
-            line for line in tested.stderr.splitlines() if "warn" in line)[:300] or "nginx -t: clean")
+        warnings = [line for line in tested.stderr.splitlines() if "warn" in line]
+        self.notes.append("nginx -t: " + (" | ".join(warnings)[:300] or "clean"))
         process = Process("edge", "nginx", ["nginx", "-c", str(config), "-g", "daemon off;"],
                           {"PATH": os.environ["PATH"]}, None, None)
         process.start()

@@ -117,6 +117,9 @@ class Player:
         game, version = message["game"], message["version"]
         if game is None:
             return
+        # The versions this frame brings reached this socket, whatever came before.
+        brought = range(message["from_version"] + 1, version + 1)
+        self.covered.setdefault(game, set()).update(brought)
         held = self.version if game == self.game else 0
         if held is not None and message["from_version"] > held:
             # A push lost on the way, or a game begun while this socket was away: ask for
@@ -124,11 +127,8 @@ class Player:
             await socket.send(json.dumps({"type": "sync", "game": game, "version": held}))
             if game != self.game:
                 self.game, self.version = game, 0
-        else:
-            seen = self.covered.setdefault(game, set())
-            seen.update(range(message["from_version"] + 1, version + 1))
-            if game != self.game or self.version is None or version > self.version:
-                self.game, self.version = game, version
+        elif game != self.game or self.version is None or version > self.version:
+            self.game, self.version = game, version
         for event in message.get("events") or []:
             if event.get("type") == "finished":
                 self.finished[game] = event.get("result") or {}

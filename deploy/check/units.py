@@ -107,7 +107,8 @@ def write_env_file(template: Path, target: Path, values: dict[str, str]) -> None
     left = dict(values)
     out = []
     for raw in lines:
-        key = raw.split("=", 1)[0].strip() if "=" in raw and not raw.lstrip().startswith("#") else ""
+        setting = "=" in raw and not raw.lstrip().startswith("#")
+        key = raw.split("=", 1)[0].strip() if setting else ""
         if key in left:
             out.append(f"{key}={left.pop(key)}")
         else:

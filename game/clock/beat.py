@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from celery.beat import PersistentScheduler
 from django.db import close_old_connections
 
+from game import logs
 from game.clock.lease import ClockLease, client_for
 
 if TYPE_CHECKING:
@@ -214,6 +215,6 @@ class SweepingScheduler(OneBeatScheduler):
             sent = sweep(hold=self.held.add)
             if sent:
                 log.debug("sweep sent %d due games to the workers", sent)
-        except Exception:  # the clock keeps ticking whatever one sweep did
-            log.exception("timeout sweep failed")
+        except Exception as exc:  # the clock keeps ticking whatever one sweep did
+            log.error("timeout sweep failed", exc_info=logs.withheld(exc))
         return None

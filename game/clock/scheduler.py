@@ -27,6 +27,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
+from game import logs
 from game.clock import heartbeat
 from game.services import clock
 
@@ -65,8 +66,8 @@ async def run_forever() -> None:
             _wake.clear()
             try:
                 await sync_to_async(tick, thread_sensitive=False)()
-            except Exception:  # keep the clock running whatever one sweep did
-                log.exception("in-process timeout sweep failed")
+            except Exception as exc:  # keep the clock running whatever one sweep did
+                log.error("in-process timeout sweep failed", exc_info=logs.withheld(exc))
     finally:
         clock.set_waker(None)
         _wake = None

@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.rules import describe_house_rules, normalize_house_rules, registry
-
-Engine = Any  # an engine of the game's kind (game/rules/registry.py)
+from game.rules.contract import Engine  # an engine of the game's kind (registry.py)
 
 Event = dict[str, Any]
 

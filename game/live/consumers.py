@@ -54,7 +54,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game import json_values, metrics
+from game import json_values, logs, metrics
 from game.live import admission, drain, fanout, groups, memory, transport
 from game.live.admission import client_address
 from game.live.budgets import Budget, ProcessBudgets
@@ -153,6 +153,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect_in_turn(self) -> None:
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
+        logs.bind(room=self.room_id)  # this socket's lines, its tasks' and threads' too
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
@@ -215,6 +216,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE_ROOM_FULL)
             return
         self.user_id = self.user.pk
+        logs.bind(user=self.user_id)
         # Join before reading the table, so no change falls between the read and the join.
         await self.channel_layer.group_add(groups.room_group(room.pk), self.channel_name)
         await self.channel_layer.group_add(groups.user_group(self.user_id), self.channel_name)
@@ -424,8 +426,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                         await self.answer_sync(payload)
                     else:
                         await self.act(payload)
-                except Exception:  # keep serving the socket whatever one job did
-                    log.exception("%s failed in room %s", kind, self.room_id)
+                except Exception as exc:  # keep serving the socket whatever one job did
+                    log.error("%s failed in room %s", kind, self.room_id,
+                              exc_info=logs.withheld(exc))
                 finally:
                     if kind == "sync":
                         self.sync_in_flight = False
@@ -452,13 +455,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """`move`: the action, the version the client saw, and when it arrived
         (monotonic seconds: the move's time to its pushes is a metric)."""
         action, version, received = move
+        logs.bind(game=self.seen[0] if self.seen else None)  # this move's task only
         try:
             pushes, after = await act_once(self.room_id, self.user, action, version)
         except play.PlayError as exc:
             await self.send_error(exc.code)
             return
-        except Exception:
-            log.exception("action failed in room %s", self.room_id)
+        except Exception as exc:
+            log.error("action failed in room %s", self.room_id, exc_info=logs.withheld(exc))
             await self.send_error("server_error")
             return
         # Sent from here, not from the database thread, which is free for the next
@@ -482,8 +486,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.syncing = None
             await self.close(code=CLOSE_NOT_FOUND)
             return False
-        except Exception:
-            log.exception("sync failed in room %s", self.room_id)
+        except Exception as exc:
+            log.error("sync failed in room %s", self.room_id, exc_info=logs.withheld(exc))
             state = None
         held, self.syncing = self.syncing, None
         if state is None:

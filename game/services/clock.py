@@ -47,7 +47,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
-from game import metrics
+from game import logs, metrics
 from game.models import Game
 from game.services import cpu, engines, matches, panel, play
 
@@ -137,8 +137,9 @@ def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
     for due in find_due(now - grace, claimed_too=True):
         try:
             changed += run_due_game(due.game_id, due.version, now, inline=True) > 0
-        except Exception:  # one broken game must not stop the others' clocks
-            log.exception("timeout sweep failed for game %s", due.game_id)
+        except Exception as exc:  # one broken game must not stop the others' clocks
+            log.error("timeout sweep failed for game %s", due.game_id,
+                      exc_info=logs.withheld(exc))
     return changed
 
 
@@ -346,7 +347,11 @@ def run_due_game(game_id: int, version: int, now: float | None = None,
     versions applied (0: nothing was due or the version moved on), or SKIPPED.
 
     `now` is injected by tests (and then every version of the chain uses it)."""
-    fixed_now = now
+    with logs.bound(game=game_id):  # the game of every log line meanwhile
+        return _run_chain(game_id, version, now, inline)
+
+
+def _run_chain(game_id: int, version: int, fixed_now: float | None, inline: bool) -> int:
     started = time.monotonic()
     applied = 0
     _running.game_id, _running.next = game_id, None

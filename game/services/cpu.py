@@ -37,7 +37,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from game import logs
 from game.models import Game, GameEvent, GameKind, Room
+from game.rules.contract import Engine
 from game.services import engines, matches, play, rooms
 
 if TYPE_CHECKING:
@@ -48,7 +50,6 @@ log = logging.getLogger(__name__)
 
 Action = dict[str, Any]
 Event = dict[str, Any]
-Engine = Any  # an engine of the game's kind (game/services/engines.py)
 
 # Seconds a CPU "thinks" before acting (times DOBON_CPU_DELAY_PERCENT / 100).
 DELAY_TURN = (0.6, 2.0)
@@ -188,8 +189,8 @@ def _first_cpu_move(
         try:
             return CpuMove(turn.seat, action, play.apply_action(engine, turn.seat, action, now))
         except play.PlayError as exc:  # the engine refused: a policy bug, logged
-            log.error("CPU %s in game %s seat %s played %r: refused (%s)",
-                      turn.level, game.pk, turn.seat, action, exc.code)
+            log.error("CPU %s in game %s seat %s played a %s action: refused (%s)",
+                      turn.level, game.pk, turn.seat, logs.action_type(action), exc.code)
     return None
 
 
@@ -218,8 +219,9 @@ def ask_policy(
     kind = engines.of(game)
     try:
         action = (policy_factory or kind.policy)(turn.level, seed).act(view, events)
-    except Exception:
-        log.exception("CPU policy %s failed in game %s seat %s", turn.level, game.pk, turn.seat)
+    except Exception as exc:
+        log.error("CPU policy %s failed in game %s seat %s", turn.level, game.pk, turn.seat,
+                  exc_info=logs.withheld(exc))
         return None
     elapsed = time.perf_counter() - started
     if elapsed > POLICY_TIME_LIMIT:
@@ -227,8 +229,8 @@ def ask_policy(
                   turn.level, elapsed, game.pk, turn.seat)
         return None
     if action is not None and not kind.offers(view["legal_actions"], action):
-        log.error("CPU policy %s answered %r, not a legal action, in game %s seat %s",
-                  turn.level, action, game.pk, turn.seat)
+        log.error("CPU policy %s answered a %s that is not a legal action in game %s seat %s",
+                  turn.level, logs.action_type(action), game.pk, turn.seat)
         return None
     return action
 

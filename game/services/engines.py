@@ -23,8 +23,9 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from game.models import TRUMP_SEATS, GameKind, Membership, Room
+from game.models import TRUMP_SEATS, GameKind, Membership, Room, TrumpPreset
 from game.rules import registry
+from game.rules.contract import Engine, EngineClass, HasPreset, SwapsHands
 from game.rules.trump import match_new, match_update
 
 if TYPE_CHECKING:
@@ -67,10 +68,10 @@ class Kind:
         return {"type": action["type"], **{f: action[f] for f in fields if f in action}}
 
     @property
-    def engine_class(self) -> type[Any]:
+    def engine_class(self) -> EngineClass:
         return registry.engine_class(self.kind)
 
-    def load(self, state: dict[str, Any]) -> Any:
+    def load(self, state: dict[str, Any]) -> Engine:
         return self.engine_class.from_dict(state)
 
     # -- starting a round
@@ -78,14 +79,14 @@ class Kind:
         """Raise StartRefused when `count` seated players cannot play this room's game."""
 
     def new_game(self, room: Room, seated: list[Membership], first_player: int, now: float,
-                 seed: int) -> Any:
+                 seed: int) -> Engine:
         raise NotImplementedError
 
-    def from_setup(self, room: Room, seated: list[Membership], **setup: Any) -> Any:
+    def from_setup(self, room: Room, seated: list[Membership], **setup: Any) -> Engine:
         """A fixed deal (tests only: game/services/fixed_setups.py)."""
         return self.engine_class.from_setup(rate=room.next_rate, **setup)
 
-    def start_events(self, engine: Any) -> list[Event]:
+    def start_events(self, engine: Engine) -> list[Event]:
         """The event that opens the round (Game.new returns none of its own)."""
         return [{"type": "start", "to": None, "seat": engine.turn, "top": engine.top,
                  "players": engine.players, "rate": engine.rate}]
@@ -105,14 +106,14 @@ class Kind:
         """Whether `action` is one of the seat's legal actions."""
         return action in legal
 
-    def is_chance(self, engine: Any, seat: int, legal: list[Action]) -> bool:
+    def is_chance(self, engine: Engine, seat: int, legal: list[Action]) -> bool:
         """A window that closes (so a CPU answers quickly), not its own turn."""
         if seat not in (engine.turn, engine.chooser):
             return True
         return any(a["type"] in ("dobon", "return") for a in legal)
 
     def auto_action(self, legal: list[Action], rng: random.Random,
-                    engine: Any = None, seat: int | None = None) -> Action | None:
+                    engine: Engine | None = None, seat: int | None = None) -> Action | None:
         """The automatic action of a program's clock, from `seat`'s legal actions (the engine
         and seat for what the list alone cannot tell, e.g. the direction of play)."""
         raise NotImplementedError
@@ -130,7 +131,7 @@ class DobonUno(Kind):
     action_fields = {"play": ("cards",), "color": ("color",), "swap": ("target",)}
 
     def new_game(self, room: Room, seated: list[Membership], first_player: int, now: float,
-                 seed: int) -> Any:
+                 seed: int) -> Engine:
         return self.engine_class.new(
             players=len(seated), first_player=first_player, seed=seed,
             rate=room.next_rate,  # §H13: capped by the room's rate_cap
@@ -138,7 +139,7 @@ class DobonUno(Kind):
             house_rules=room.house_rules or None,  # §G1: the game keeps these
         )
 
-    def from_setup(self, room: Room, seated: list[Membership], **setup: Any) -> Any:
+    def from_setup(self, room: Room, seated: list[Membership], **setup: Any) -> Engine:
         """A fixed deal under the room's house rules (tests only)."""
         return self.engine_class.from_setup(
             rate=room.next_rate, house_rules=room.house_rules or None, **setup
@@ -160,7 +161,7 @@ class DobonUno(Kind):
         return result
 
     def auto_action(self, legal: list[Action], rng: random.Random,
-                    engine: Any = None, seat: int | None = None) -> Action | None:
+                    engine: Engine | None = None, seat: int | None = None) -> Action | None:
         """§R14: chances lapse first (decline), a colour choice gets a random colour, a
         drawn turn passes, an undrawn turn or an open draw stack draws (takes). House rules
         (HOUSE-RULES.md §6), as the engine's own clock does: §H6's swap goes to the next seat
@@ -176,7 +177,7 @@ class DobonUno(Kind):
         for kind in ("pass", "draw"):
             if kind in by_type:
                 return {"type": kind}
-        if "swap" in by_type and engine is not None and seat is not None:
+        if "swap" in by_type and isinstance(engine, SwapsHands) and seat is not None:
             return {"type": "swap", "target": engine.automatic_swap_target(seat)}
         alone = [a for a in by_type.get("play", []) if len(a["cards"]) == 1]
         if alone:  # §H7: every play left is of the card just drawn (no other was playable)
@@ -196,12 +197,12 @@ class TrumpDobon(Kind):
         return room.trump_preset
 
     def check_seats(self, room: Room, count: int) -> None:
-        low, high = TRUMP_SEATS[room.trump_preset]
+        low, high = TRUMP_SEATS[TrumpPreset(room.trump_preset)]
         if not low <= count <= high:
             raise StartRefused("trump_seats", seat_range_message(room.trump_preset))
 
     def new_game(self, room: Room, seated: list[Membership], first_player: int, now: float,
-                 seed: int) -> Any:
+                 seed: int) -> Engine:
         """A round of the room's running match (§T17), or of a new one when there is none,
         it is over, or the seated players changed (§T17.4: seats stay for a match)."""
         record = self.current_match(room, seated)
@@ -211,7 +212,7 @@ class TrumpDobon(Kind):
             match={"streaks": list(record["streaks"])},
         )
 
-    def from_setup(self, room: Room, seated: list[Membership], **setup: Any) -> Any:
+    def from_setup(self, room: Room, seated: list[Membership], **setup: Any) -> Engine:
         record = self.current_match(room, seated)
         if room.trump_preset == "standard":
             setup.setdefault("match", {"streaks": list(record["streaks"])})
@@ -241,7 +242,9 @@ class TrumpDobon(Kind):
             return {"start": room.starting_points}
         return {"rounds": room.rounds_per_match}
 
-    def start_events(self, engine: Any) -> list[Event]:
+    def start_events(self, engine: Engine) -> list[Event]:
+        if not isinstance(engine, HasPreset):
+            raise TypeError("a trump Dobon round's engine names its preset (T20.5)")
         return [{"type": "start", "to": None, "seat": engine.turn, "top": engine.top,
                  "players": engine.players, "preset": engine.preset}]
 
@@ -274,13 +277,13 @@ class TrumpDobon(Kind):
             )
         return action in legal
 
-    def is_chance(self, engine: Any, seat: int, legal: list[Action]) -> bool:
+    def is_chance(self, engine: Engine, seat: int, legal: list[Action]) -> bool:
         if engine.phase == "auction":
             return False
         return seat != engine.turn or any(a["type"] in ("dobon", "return") for a in legal)
 
     def auto_action(self, legal: list[Action], rng: random.Random,
-                    engine: Any = None, seat: int | None = None) -> Action | None:
+                    engine: Engine | None = None, seat: int | None = None) -> Action | None:
         """§T18: bid 1; chances lapse (decline); on turn draw (the obligation, the
         accumulation or one card: the engine's `draw` takes what is due)."""
         types = {a["type"] for a in legal}
@@ -308,7 +311,7 @@ def member_key(m: Membership) -> list[Any]:
 
 
 def seat_range_message(preset: str) -> str:
-    low, high = TRUMP_SEATS[preset]
+    low, high = TRUMP_SEATS[TrumpPreset(preset)]
     # The trump preset's own name (スタンダード), not draw stacking's "standard" (標準).
     name = _("au") if preset == "au" else pgettext("trump preset", "standard")
     return _("Trump Dobon (%(preset)s) is played by %(low)d to %(high)d players.") % {
@@ -329,11 +332,12 @@ KINDS: dict[str, Kind] = {k.kind: k for k in (DobonUno(), TrumpDobon())}
 
 def of(room_or_game: Room | Game | str | None) -> Kind:
     """The adapter of a room's (or a stored game's) kind; None or "" is Dobon UNO."""
-    kind = getattr(room_or_game, "game_kind", room_or_game)
+    kind = room_or_game if room_or_game is None or isinstance(room_or_game, str) else (
+        room_or_game.game_kind)
     return KINDS[kind or GameKind.DOBON_UNO.value]
 
 
-def load(game: Game) -> Any:
+def load(game: Game) -> Engine:
     """A stored game's engine, by the kind it was started with."""
     return of(game).load(game.state)
 

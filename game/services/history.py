@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
     from django.contrib.auth.models import AnonymousUser
 
-    from game.rules import Game as Engine
+    from game.rules.contract import Engine
 
 COUNTER_FIELDS = [
     "games", "points", "wins_agari", "wins_dobon", "wins_return", "dobonned", "deck_outs",

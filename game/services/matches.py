@@ -34,6 +34,7 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from game import logs
 from game.history.present import RESULT_KINDS
 from game.messages import message_for
 from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room, player_name
@@ -50,7 +51,7 @@ from game.services import engines, limits, panel, play, rooms
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
 
-    from game.rules import Game as Engine
+    from game.rules.contract import Engine
     from game.services.play import Seat
 
 log = logging.getLogger(__name__)
@@ -192,8 +193,9 @@ def do_game_aborted(game: Game) -> None:
 def start_next_safely(match_id: int) -> None:
     try:
         start_next(match_id)
-    except Exception:  # the sweep starts it instead
-        log.exception("could not start the next game of match %s", match_id)
+    except Exception as exc:  # the sweep starts it instead
+        log.error("could not start the next game of match %s", match_id,
+                  exc_info=logs.withheld(exc))
 
 
 def start_next(match_id: int, now: float | None = None) -> Game | None:
@@ -222,8 +224,9 @@ def start_next(match_id: int, now: float | None = None) -> Game | None:
         except (play.PlayError, PermissionDenied) as exc:
             log.warning("match %s stops: its next game cannot start (%r)", match_id, exc)
             do_end(match, Match.Status.ABORTED, Match.EndReason.CANNOT_START)
-        except Exception:
-            log.exception("match %s stops: its next game failed to start", match_id)
+        except Exception as exc:
+            log.error("match %s stops: its next game failed to start", match_id,
+                      exc_info=logs.withheld(exc))
             do_end(match, Match.Status.ABORTED, Match.EndReason.START_FAILED)
         return None
 
@@ -234,8 +237,9 @@ def start_waiting(limit: int = 50) -> int:
     for match_id in waiting(limit):
         try:
             started += start_next(match_id) is not None
-        except Exception:
-            log.exception("sweep could not start the next game of match %s", match_id)
+        except Exception as exc:
+            log.error("sweep could not start the next game of match %s", match_id,
+                      exc_info=logs.withheld(exc))
     return started
 
 

@@ -20,6 +20,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import translation
 
+from game import logs
 from game.history import ratings
 from game.live import sender
 from game.live.groups import room_group
@@ -202,8 +203,8 @@ def _settlement_of(game: Game) -> dict[str, Any]:
         return {}
     try:
         view = engines.load(game).view(None)  # by the game's own kind (a trump round too)
-    except Exception:  # an unreadable old state: the settlement just says less
-        log.exception("no settlement view for game %s", game.pk)
+    except Exception as exc:  # an unreadable old state: the settlement just says less
+        log.error("no settlement view for game %s", game.pk, exc_info=logs.withheld(exc))
         return {}
     return {"hands": view.get("revealed") or [], "dobon": view.get("dobon"),
             "last_play": view.get("last_play")}
@@ -227,10 +228,13 @@ def room_panel(room: Room) -> dict[str, Any]:
     # one runs. So the latest two games hold both the running one and the last result.
     latest = list(
         room.games.select_related("match").order_by("-number")
-        .only("number", "status", "result", "state", "room_id", "match", "match__status")[:2]
+        .only("number", "status", "result", "state", "room_id", "match", "match__status",
+              "game_kind", "preset")[:2]
     )
     running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
     last = next((g for g in latest if g.status != Game.Status.RUNNING), None)
+    if last is not None and (last.game_kind, last.preset or None) != (room.game_kind, room.preset):
+        last = None  # the room plays another game now: that settlement belongs to the history
     owner = room.owner.username if room.owner_id is not None and room.owner else None
     panel = {
         "id": room.pk,

@@ -43,7 +43,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
-from game import json_values
+from game import json_values, logs
 from game.live import fanout, sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
 from game.messages import message_for
@@ -637,7 +637,9 @@ def apply_action(engine: Engine, seat: int, action: Action, now: float) -> list[
         raise ActionRefused(exc.code, str(exc)) from exc
     except (ValueError, TypeError, KeyError) as exc:
         # A malformed dict the shape check let through; the engine left the game as it was.
-        log.warning("engine rejected malformed action %r: %r", action, exc)
+        # Neither the action nor the message: either may name a card of the hand.
+        log.warning("engine rejected a malformed %s action (%s)", logs.action_type(action),
+                    type(exc).__name__)
         raise PlayError("bad_action") from exc
 
 
@@ -844,7 +846,8 @@ def notify_change(change: TableChange) -> None:
             pending.extend(pushes)
         else:
             sender.send(pushes)
-    except Exception:  # clients resync by version; a failed push must not undo a move
-        log.exception("push failed for game %s v%s", change.game_id, change.version)
+    except Exception as exc:  # clients resync by version; a failed push must not undo a move
+        log.error("push failed for game %s v%s", change.game_id, change.version,
+                  exc_info=logs.withheld(exc))
 
 

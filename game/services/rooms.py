@@ -416,6 +416,9 @@ def update_room_settings(
         room.save()
         if turned_private:
             access.notify_access_changed(room.pk)
+        # The open tables learn the new settings (the panel's Game row; a switch of kind or
+        # preset also clears the other kind's settlement from the table).
+        notify_room_panel_on_commit(room.pk)
     return room
 
 

@@ -105,10 +105,6 @@ def refused(port: int) -> bool:
     return False
 
 
-def daphne_process(running: Any, port: int) -> subprocess.Popen[bytes]:
-    return next(p for p in running.processes if f"{port}" in " ".join(map(str, p.args)))
-
-
 def counted_sockets(redis_url: str, user_ids: list[int]) -> int:
     client = redis.Redis.from_url(redis_url)
     return sum(client.zcard(f"dobon:ws:user:{uid}") for uid in user_ids)
@@ -179,7 +175,7 @@ def test_sigterm_finishes_the_move_in_flight_then_closes_every_socket_with_1012(
 
     with stack(tmp_path) as running:
         port = running.daphne()
-        asyncio.run(scenario(port, daphne_process(running, port), running.env["REDIS_URL"]))
+        asyncio.run(scenario(port, running.daphne_process(port), running.env["REDIS_URL"]))
 
 
 def test_a_drain_that_hangs_still_exits_within_dobon_shutdown_seconds(
@@ -218,5 +214,5 @@ def test_a_drain_that_hangs_still_exits_within_dobon_shutdown_seconds(
 
     with stack(tmp_path, DOBON_SHUTDOWN_SECONDS="3") as running:
         port = running.daphne()
-        asyncio.run(scenario(port, daphne_process(running, port)))
+        asyncio.run(scenario(port, running.daphne_process(port)))
 

@@ -201,7 +201,11 @@ def test_a_failing_policy_is_logged_and_its_timeout_plays(cpu_on_turn, monkeypat
     wake = due(cpu_on_turn)
     with caplog.at_level(logging.ERROR, logger="game.services.cpu"):
         assert clock.expire_due_games(now=wake) == 0
-    assert "failed" in caplog.text and "the policy crashed" in caplog.text
+    # Where it failed and what it raised, not its message, which may name a hidden card
+    # (issue #30: no card of a hidden hand in any log line).
+    assert "failed" in caplog.text and "in broken" in caplog.text
+    assert "builtins.RuntimeError (message withheld)" in caplog.text
+    assert "RuntimeError: the policy crashed" not in caplog.text  # (its source line shows)
     assert_timeout_plays_for_it(cpu_on_turn, wake)
 
 

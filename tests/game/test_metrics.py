@@ -150,6 +150,19 @@ def test_games_running_are_counted_per_kind_when_scraped(alice, bob, carol):
     assert value(before, "dobon_games_running", game_kind="dobon_uno") == 0
 
 
+def test_a_scrape_without_the_database_still_answers(monkeypatch):
+    from game.services import health
+
+    def database_down() -> dict[str, int]:
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(health, "running_games", database_down)
+    response = Client().get("/metrics")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "dobon_sockets_open" in text and "dobon_games_running" not in text
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("lean", [True, False], ids=["lean-path", "orm-path"])
 async def test_a_move_through_a_socket_moves_the_counters(lean, settings, alice, bob):

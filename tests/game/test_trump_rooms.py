@@ -591,3 +591,22 @@ def test_play_now_says_a_standard_game_is_a_20_round_match(client, alice):
     page = client.post("/play/cpu/", {"game": "dobon_uno", "level": "easy"},
                        follow=True).content.decode()
     assert "round match" not in page and "has started" in page
+
+
+def test_the_panels_last_result_is_of_the_rooms_current_game_only(alice, bob, carol, dave):
+    """Issue #33 item 3: after a switch to trump au the room panel carries no Dobon UNO
+    settlement (it covered the au table); switched back, the last result is there again."""
+    from history_helpers import play_agari
+
+    from game.services.panel import room_panel
+
+    people = [alice, bob, carol, dave]
+    room = make_room(*people)
+    game = play_agari(room, people, now=NOW)
+    assert room_panel(room)["last_result"]["game"] == game.pk
+    settings = {"name": "t", "seat_count": 4, "timeout_seconds": 10, "is_public": True}
+    room = rooms.update_room_settings(room, alice, game_kind="trump_dobon", trump_preset="au",
+                                      **settings)
+    assert room_panel(room)["last_result"] is None
+    room = rooms.update_room_settings(room, alice, game_kind="dobon_uno", **settings)
+    assert room_panel(room)["last_result"]["game"] == game.pk

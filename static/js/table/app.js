@@ -64,6 +64,21 @@ export class TableApp {
     this.socket.connect();
   }
 
+  /** The owner switched the room to another game kind or preset between games: the last
+   * game's finished table (its settlement, which also hid Start) belongs to the history
+   * now, not over the new game's table. A running game is never dropped. */
+  dropOtherKindsGame() {
+    const s = this.state;
+    if (!s || !this.room || (s.view && s.view.phase !== "finished")) return false;
+    const kindOf = (game) => `${game.game_kind || "dobon_uno"}/${game.preset || ""}`;
+    if (s.game_kind && kindOf(s) !== kindOf(this.room)) {
+      this.state = null;
+      this.selected = [];
+      return true;
+    }
+    return false;
+  }
+
   /** Whether the table plays trump Dobon: the frame's game kind, else the room's. */
   get trump() {
     const kind = (this.state && this.state.view && this.state.game_kind) || (this.room && this.room.game_kind);
@@ -116,9 +131,11 @@ export class TableApp {
 
   connection(status) {
     this.connStatus = status;
-    const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "" }[status];
+    // "restarting": the server said it restarts (1012) and the socket is already on its
+    // way back; nothing to tell the player unless it takes long (socket.js).
+    const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "", restarting: "" }[status];
     this.ui.conn.textContent = text !== undefined ? text : T[status] || T.closed;
-    this.table.classList.toggle("is-offline", status !== "open");
+    this.table.classList.toggle("is-offline", status !== "open" && status !== "restarting");
     if (status === "open") this.renderStatus();
   }
 
@@ -131,6 +148,7 @@ export class TableApp {
       renderSeats(this);
     } else if (message.type === "room") {
       this.room = message.room;
+      this.dropOtherKindsGame();
       this.render();
     } else if (message.type === "stamp") showStamp(this, message);
     else if (message.type === "error") this.refused(message);
@@ -166,6 +184,7 @@ export class TableApp {
     this.animate(events, events.length <= 4);
     this.announce(old, message, events);
     if (finished) this.focusSettlement();
+    else if (this.dropOtherKindsGame()) this.render();  // a reload after a switch of kind
   }
 
   /** People who leave the room (every socket closed) or come back: said in the log. */
