@@ -314,10 +314,16 @@ CELERY_BEAT_SCHEDULE = {
 # overload): the game resumes with fresh timeouts instead of playing the outage's turns.
 DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
 # /readyz (game/services/health.py): the clock is alive when its last sweep is at most
-# this old (the sweep runs every DOBON_SWEEP_SECONDS; beat taking over from a killed
-# holder takes longer, and /readyz says so meanwhile); each check answers within
+# this old. The sweep runs every DOBON_SWEEP_SECONDS, but a standby beat taking over from
+# a killed holder sweeps only after the lock ran out and one renewal more (16-19 s
+# measured with the defaults): the default tolerates that take-over (the lock's lifetime,
+# two renewals and 6 s), so that a load balancer acting on /readyz does not take every
+# host out while the clock changes hands. Each check answers within
 # DOBON_HEALTH_TIMEOUT_SECONDS or fails.
-DOBON_CLOCK_STALE_SECONDS = float(env_str("DOBON_CLOCK_STALE_SECONDS", "10"))
+DOBON_CLOCK_STALE_SECONDS = float(env_str(
+    "DOBON_CLOCK_STALE_SECONDS",
+    str(DOBON_CLOCK_LOCK_SECONDS + 2 * DOBON_CLOCK_LOCK_RENEW_SECONDS + 6),
+))
 DOBON_HEALTH_TIMEOUT_SECONDS = float(env_str("DOBON_HEALTH_TIMEOUT_SECONDS", "2"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 

@@ -43,9 +43,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
-from game import json_values, logs
+from game.json_values import storable
 from game.live import fanout, sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
+from game.logs import action_type, withheld
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
 from game.rules import IllegalAction, registry
@@ -281,7 +282,7 @@ def check_action_shape(action: Any) -> Action:
     kind = action.get("type") if isinstance(action, dict) else None
     if not isinstance(kind, str) or kind not in ACTION_TYPES:  # a list is unhashable
         raise PlayError("bad_action")
-    if not json_values.storable(action):
+    if not storable(action):
         raise PlayError("malformed_action")
     cards = action.get("cards")
     if action["type"] == "play" and not (
@@ -638,7 +639,7 @@ def apply_action(engine: Engine, seat: int, action: Action, now: float) -> list[
     except (ValueError, TypeError, KeyError) as exc:
         # A malformed dict the shape check let through; the engine left the game as it was.
         # Neither the action nor the message: either may name a card of the hand.
-        log.warning("engine rejected a malformed %s action (%s)", logs.action_type(action),
+        log.warning("engine rejected a malformed %s action (%s)", action_type(action),
                     type(exc).__name__)
         raise PlayError("bad_action") from exc
 
@@ -848,6 +849,6 @@ def notify_change(change: TableChange) -> None:
             sender.send(pushes)
     except Exception as exc:  # clients resync by version; a failed push must not undo a move
         log.error("push failed for game %s v%s", change.game_id, change.version,
-                  exc_info=logs.withheld(exc))
+                  exc_info=withheld(exc))
 
 

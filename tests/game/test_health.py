@@ -260,3 +260,14 @@ def test_in_process_scheduler_records_the_heartbeat(settings):
     scheduler.tick()
     last = heartbeat.last_sweep()
     assert last is not None and before <= last <= time.time()
+
+
+def test_the_default_clock_threshold_rides_out_a_standby_beats_take_over():
+    """A killed holder's standby sweeps at most the lock's lifetime, two renewals and
+    0.5 s after the kill (game/clock/lease.py): /readyz must not fail on every host
+    meanwhile with the defaults (the clock helper's finding: 10 s did)."""
+    from django.conf import settings
+
+    take_over = (settings.DOBON_CLOCK_LOCK_SECONDS
+                 + 2 * settings.DOBON_CLOCK_LOCK_RENEW_SECONDS + 0.5)
+    assert settings.DOBON_CLOCK_STALE_SECONDS > take_over
