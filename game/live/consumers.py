@@ -562,8 +562,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         frame it may open another socket at once."""
         self.closing = True
         await self.release()
-        if isinstance(code, int) and not isinstance(code, bool):
-            metrics.socket_refused(code)
+        # A restart's 1012 is no refusal: each deploy would show as a burst of them.
+        refused = isinstance(code, int) and not isinstance(code, bool)
+        if refused and code != drain.CLOSE_SERVICE_RESTART:
+            metrics.socket_refused(int(code))
         await super().close(code=code, reason=reason)
 
     async def drop_slow_reader(self, backlog: int) -> None:

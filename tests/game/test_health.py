@@ -231,6 +231,18 @@ def test_beat_sweep_records_the_heartbeat_shared_through_redis(redis_url):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_published_sweep_records_the_heartbeat_too(settings):
+    """DOBON_SWEEP_IN_BEAT=false: beat publishes the sweep and a worker runs it."""
+    from game.tasks import expire_due_games_task
+
+    settings.CELERY_BROKER_URL = ""
+    before = time.time()
+    expire_due_games_task()
+    last = heartbeat.last_sweep()
+    assert last is not None and before <= last <= time.time()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_failed_sweep_records_nothing(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("database gone")
