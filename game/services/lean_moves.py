@@ -380,8 +380,7 @@ def decide(
     """`play.act_in_room` + `play.do_action` + `play.do_save` between the read and the
     write: the same checks in the same order, the same refusals."""
     game, seats = read.game, read.seats
-    if version is not None and version != game.public_version:
-        raise play.PlayError("stale")
+    play.check_current(game, action, version)
     if game.match_id is not None:
         return FALL_BACK  # matches: program clocks, the next game, standings
     seat = play.check_seated(seats, user)

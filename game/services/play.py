@@ -590,9 +590,20 @@ def act_in_room(
         game = locked_with_seats(room_id=room_id)
         if game is None:
             raise PlayError("no_game")
-        if version is not None and version != game.public_version:
-            raise PlayError("stale")
+        check_current(game, action, version)
         return do_action(game, user, action, now)
+
+
+def check_current(game: Game, action: Action, version: int | None) -> None:
+    """Refuse as `stale` an action decided on a version the game has moved past, except
+    a bid while the auction runs: sealed bids are simultaneous (T4), so another seat's
+    bid (a new version) changes nothing this one was decided on; the engine judges it
+    against the auction (issue #31: about half the bids of a 3-seat table were stale)."""
+    if version is None or version == game.public_version:
+        return
+    if action.get("type") == "bid" and (game.state or {}).get("phase") == "auction":
+        return
+    raise PlayError("stale")
 
 
 def perform_action(
