@@ -409,10 +409,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         stored."""
         if stamp not in stamps.STAMPS:
             await self.send_error("unknown_stamp")
-        elif not self.stamp_limiter.allow(self.room_id, self.user_id):
+        elif not await self.stamp_allowed():
             await self.send_error("stamp_too_soon")
         else:
+            self.stamp_limiter.note(self.room_id, self.user_id)
             self.stamp_task = asyncio.get_running_loop().create_task(self.broadcast_stamp(stamp))
+
+    async def stamp_allowed(self) -> bool:
+        """This process's limit first (no Redis for a refusal), then, with Redis, the
+        same limit over every process (issue #31)."""
+        limiter = self.stamp_limiter
+        return limiter.ready(self.room_id, self.user_id) and await sockets().stamp_allowed(
+            self.room_id, self.user_id, limiter.clock(), limiter.interval)
 
     async def broadcast_stamp(self, stamp: str) -> None:
         try:

@@ -90,6 +90,8 @@ class Store(Protocol):
     async def purge(self, room_ids: set[int], now: float) -> set[int]: ...
     async def program_users(self, room_id: int, now: float) -> set[int]: ...
     async def presence_slot(self, room_id: int, seconds: float) -> float: ...
+    async def stamp_slot(self, room_id: int, user_id: int, now: float, seconds: float
+                         ) -> bool: ...
 
 
 # -- process memory ---------------------------------------------------------------------
@@ -191,6 +193,10 @@ class MemoryStore:
     async def presence_slot(self, room_id: int, seconds: float) -> float:
         return 0.0  # one process: the registry's own debounce is the whole story
 
+    async def stamp_slot(self, room_id: int, user_id: int, now: float, seconds: float
+                         ) -> bool:
+        return True  # one process: its StampLimiter is the whole story
+
 
 # -- Redis --------------------------------------------------------------------------------
 
@@ -268,6 +274,16 @@ if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
 return math.max(redis.call('PTTL', KEYS[1]), 1)
 """
 
+# KEYS[1] a member's stamp time in a room; ARGV now, interval (s), how long to keep (ms).
+# 1 when a stamp may go now (and it is noted), 0 when the last was too recent. A clock
+# that went back (now before the last) lets it go.
+STAMP = """
+local last = tonumber(redis.call('GET', KEYS[1]))
+local now = tonumber(ARGV[1])
+if last and now >= last and now - last < tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return 1
+"""
 
 # Sockets refreshed per Redis pipeline: small enough that packing and parsing one stays
 # a few milliseconds of the event loop, large enough to keep round trips few.
@@ -289,7 +305,7 @@ class RedisStore:
         self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.scripts = {name: self.redis.register_script(source) for name, source in (
             ("claim", CLAIM), ("join", JOIN), ("forget", FORGET), ("online", ONLINE),
-            ("purge", PURGE), ("slot", SLOT))}
+            ("purge", PURGE), ("slot", SLOT), ("stamp", STAMP))}
 
     @staticmethod
     def user_key(entry: Entry) -> str:
@@ -380,6 +396,15 @@ class RedisStore:
         wait_ms = await self.scripts["slot"](keys=[key], args=[max(1, int(seconds * 1000))])
         return float(wait_ms) / 1000
 
+    async def stamp_slot(self, room_id: int, user_id: int, now: float, seconds: float
+                         ) -> bool:
+        """A member's next stamp in a room, over every process (issue #31: each daphne
+        counted its own, so a socket on each of two sent twice the allowance). `now` is
+        wall-clock time (the processes' common clock)."""
+        key = f"{self.room_key(room_id)}:stamp:{user_id}"
+        keep_ms = int(seconds * 1000) + 1000
+        return bool(await self.scripts["stamp"](keys=[key], args=[now, seconds, keep_ms]))
+
 
 # -- the process's view ---------------------------------------------------------------------
 
@@ -447,6 +472,12 @@ class Registry:
         if left:
             self.changed(room_id)
         return names
+
+    async def stamp_allowed(self, room_id: int, user_id: int, now: float, seconds: float
+                            ) -> bool:
+        """Whether a member may send a stamp at `now` (wall-clock seconds), counted over
+        every process when the store is shared (Redis)."""
+        return await self.store.stamp_slot(room_id, user_id, now, seconds)
 
     def changed(self, room_id: int, send: PresenceSender | None = None) -> None:
         """A name entered or left `room_id`: its sockets get one presence frame, now if
