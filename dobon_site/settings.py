@@ -143,6 +143,10 @@ DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
 # Sign-up floods: at most this many sign-up attempts per address and window.
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
+# Wrong invite codes per address and per account in a window (game/services/invite_guesses.py).
+DOBON_INVITE_GUESSES_PER_ADDRESS = env_int("DOBON_INVITE_GUESSES_PER_ADDRESS", 30)
+DOBON_INVITE_GUESSES_PER_ACCOUNT = env_int("DOBON_INVITE_GUESSES_PER_ACCOUNT", 20)
+DOBON_INVITE_GUESS_WINDOW_SECONDS = env_int("DOBON_INVITE_GUESS_WINDOW_SECONDS", 600)
 
 # A match's JSON log: one download per user every so many seconds (game/views/matches.py).
 DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
