@@ -219,11 +219,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE_TOO_MANY_SOCKETS)
             return
         try:
-            room, member = await db_read(_admitted_room, self.room_id, self.user, self.scope)
+            room, member, guest = await db_read(
+                _admitted_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
             await self.close(code=CLOSE_CODES.get(exc.code, CLOSE_NOT_FOUND))
             return
-        joined = await self.join(watcher=not member)
+        joined = await self.join(watcher=not member, guest=guest)
         if not joined:
             if self.entry is not None:  # refused by the cap, not gone meanwhile
                 admission.full_rooms.note(self.address, self.room_id)
@@ -265,14 +266,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.budgets.socket_opened(entry.user_id, self.clock())
         return True
 
-    async def join(self, watcher: bool) -> Join:
-        """Count this (claimed) socket in its room, against the watcher cap if its user
-        is not a member."""
+    async def join(self, watcher: bool, guest: bool = False) -> Join:
+        """Count this (claimed) socket in its room, against the watcher caps if its user
+        is not a member: the room's (less the places kept for the room's invited guests,
+        unless this is one) and its account's (issue #31: 50 accounts filled a room's 300
+        places so that nobody else could watch)."""
+        cap = settings.DOBON_WS_MAX_WATCHERS_PER_ROOM
+        if not guest:  # the guests' places: at most a tenth of the room's
+            cap -= min(settings.DOBON_WS_WATCHER_PLACES_FOR_GUESTS, cap // 10)
         async with self.counting:
             if self.entry is None:  # released meanwhile: the client is gone
                 return Join.REFUSED
             entry = dataclasses.replace(self.entry, watcher=watcher)
-            joined = await sockets().join(entry, self, settings.DOBON_WS_MAX_WATCHERS_PER_ROOM)
+            joined = await sockets().join(
+                entry, self, max(cap, 0), settings.DOBON_WS_MAX_WATCHER_SOCKETS_PER_ACCOUNT)
             if joined:
                 self.entry = entry
             return joined
@@ -887,14 +894,16 @@ def _act(room_id: int, user: Any, action: Any, version: int | None) -> list[play
     return pushes
 
 
-def _admitted_room(room_id: int, user: Any, scope: dict[str, Any]) -> tuple[Any, bool]:
-    """The room `user` may watch, and whether they are one of its members (the watcher
-    cap counts the others)."""
-    room = _watchable_room(room_id, user, scope)
+def _admitted_room(room_id: int, user: Any, scope: dict[str, Any]) -> tuple[Any, bool, bool]:
+    """The room `user` may watch, whether they are one of its members (the watcher caps
+    count the others), and whether this session holds the room's current invite (a
+    guest: places are kept for them)."""
+    invited = rooms.invited_room_ids(scope.get("session"))
+    room = play.check_can_watch(room_id, user, invited)
     member = room.owner_id == user.pk or Membership.objects.filter(
         room_id=room.pk, user_id=user.pk
     ).exists()
-    return room, member
+    return room, member, invited.get(room.pk) == room.invite_code
 
 
 def _watchable_room(room_id: int, user: Any, scope: dict[str, Any]) -> Any:

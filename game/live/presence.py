@@ -81,7 +81,8 @@ class Entry:
 class Store(Protocol):
     async def claim(self, entry: Entry, cap: int, now: float, ttl: float) -> bool: ...
     async def join(
-        self, entry: Entry, watcher_cap: int, now: float, ttl: float
+        self, entry: Entry, watcher_cap: int, now: float, ttl: float,
+        account_cap: int = 1 << 30,
     ) -> tuple[Join, bool]: ...
     async def forget(self, entry: Entry) -> bool: ...
     async def online(self, room_id: int, now: float) -> list[str]: ...
@@ -116,15 +117,20 @@ class MemoryStore:
         return True
 
     async def join(
-        self, entry: Entry, watcher_cap: int, now: float, ttl: float
+        self, entry: Entry, watcher_cap: int, now: float, ttl: float,
+        account_cap: int = 1 << 30,
     ) -> tuple[Join, bool]:
         """Count the socket in its room; also whether expired entries dropped on the
-        way took a name out."""
+        way took a name out. A watcher is refused past `watcher_cap` watchers, or past
+        `account_cap` sockets of its user in the room (a non-member's are all watchers)."""
         left = self._purge(entry.room_id, now)
         members = self.rooms.setdefault(entry.room_id, {})
         if entry.watcher:
             watching = self.watchers.setdefault(entry.room_id, {})
-            if entry.channel not in watching and len(watching) >= watcher_cap:
+            mine = self.counts.get(entry.room_id, Counter())[entry.username]
+            if entry.channel not in watching and (
+                len(watching) >= watcher_cap or mine >= account_cap
+            ):
                 return Join.REFUSED, left
             watching[entry.channel] = now + ttl
         if entry.member in members:
@@ -228,13 +234,16 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
-# ARGV: now, until, member, name, watcher (0/1), watcher cap, channel, keep.
+# ARGV: now, until, member, name, watcher (0/1), watcher cap, channel, keep, account cap
+# (a non-member's sockets in the room, all watchers: its name's count in KEYS[2]).
 # Returns {join (0 refused, 1 joined, 2 entered), left}.
 JOIN = PURGE_ROOM + """
 local left = purge(ARGV[1])
 if ARGV[5] == '1' then
   if redis.call('ZSCORE', KEYS[3], ARGV[7]) == false
-     and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return {0, left} end
+     and (redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6])
+          or tonumber(redis.call('HGET', KEYS[2], ARGV[4]) or '0') >= tonumber(ARGV[9]))
+  then return {0, left} end
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[7])
   redis.call('EXPIRE', KEYS[3], ARGV[8])
 end
@@ -330,11 +339,12 @@ class RedisStore:
         return bool(await self.scripts["claim"](keys=[self.user_key(entry)], args=args))
 
     async def join(
-        self, entry: Entry, watcher_cap: int, now: float, ttl: float
+        self, entry: Entry, watcher_cap: int, now: float, ttl: float,
+        account_cap: int = 1 << 30,
     ) -> tuple[Join, bool]:
         args: list[str | float] = [
             now, now + ttl, self.member(entry), entry.username, int(entry.watcher),
-            watcher_cap, entry.channel, int(ttl * 2) + 1,
+            watcher_cap, entry.channel, int(ttl * 2) + 1, account_cap,
         ]
         joined, left = await self.scripts["join"](keys=self.room_keys(entry.room_id), args=args)
         return Join(int(joined)), bool(left)
@@ -442,11 +452,14 @@ class Registry:
         self._ensure_refresher()
         return True
 
-    async def join(self, entry: Entry, owner: Any, watcher_cap: int) -> Join:
+    async def join(self, entry: Entry, owner: Any, watcher_cap: int,
+                   account_cap: int = 1 << 30) -> Join:
         """Count the (claimed) socket in its room. ENTERED: its user's name entered the
         room's list, and the caller announces it (`changed`) once the socket is in the
-        room's group, so that the frame reaches it too."""
-        joined, left = await self.store.join(entry, watcher_cap, self.clock(), self.ttl)
+        room's group, so that the frame reaches it too. A watcher counts against
+        `watcher_cap` and its user's `account_cap` watcher sockets in the room."""
+        joined, left = await self.store.join(entry, watcher_cap, self.clock(), self.ttl,
+                                             account_cap)
         if joined:
             self.local[entry.channel] = (entry, weakref.ref(owner))
         if left:
