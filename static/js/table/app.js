@@ -52,7 +52,9 @@ export class TableApp {
     this.socket = new TableSocket(root.dataset.wsUrl, {
       onMessage: (m) => this.receive(m),
       onStatus: (s) => this.connection(s),
-      position: () => (this.state && this.state.game ? { game: this.state.game, version: this.state.version } : null),
+      position: () => (this.state && this.state.game
+        ? { game: this.state.game, version: this.state.version, private: this.state.private || 0 }
+        : null),
     });
     this.wire();
     setInterval(() => this.tick(), 100);
@@ -157,7 +159,9 @@ export class TableApp {
   applyState(message) {
     const old = this.state;
     const sameGame = old && message.game !== null && old.game === message.game;
-    if (sameGame && message.version < old.version) return; // an old frame, overtaken
+    // An old frame, overtaken (a private step of this seat keeps the version: protocol.md).
+    if (sameGame && (message.version < old.version
+      || (message.version === old.version && (message.private || 0) < (old.private || 0)))) return;
     if (sameGame && message.from_version !== undefined && message.from_version > old.version) {
       // A gap: fetch the missing events and the table with them (one sync at a time).
       if (!this.resuming) {
