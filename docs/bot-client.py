@@ -120,17 +120,19 @@ class Bot:
         game, version = state["game"], state["version"]
         if game is None:
             return  # no game running: wait for the next one
+        if self.game is not None and game < self.game:
+            # The end of the game we were playing, which ended while we were away: the
+            # resuming sync sends it after the table we got on connecting (a newer
+            # game's). Read it; our place stays in the newer game.
+            self.note_end(state)
+            return
         if game == self.game and self.version is not None and state["from_version"] > self.version:
             # A version skipped (a push was lost): ask for what we missed.
             await self.send(socket, {"type": "sync", "game": self.game, "version": self.version,
                                      "private": self.private})
         self.game, self.version, self.private = game, version, state.get("private", 0)
-        for event in state["events"]:
-            if event["type"] == "finished":
-                print(f"game {state['number']} over: {event['result']['kind']}, "
-                      f"deltas {event['result']['deltas']}")
         if state["status"] != "running":
-            self.finished.add(game)
+            self.note_end(state)
             return
         if state["seat"] is None:
             if not self.told_watching:
@@ -151,6 +153,15 @@ class Bot:
             # The version it answers: a table that moved on meanwhile refuses it
             # ("stale") rather than apply it to a different situation.
             await self.send(socket, {"type": "action", "action": action, "version": version})
+
+    def note_end(self, state: dict[str, Any]) -> None:
+        """A finished (or aborted) game's frame: say how it ended, count it."""
+        for event in state["events"]:
+            if event["type"] == "finished":
+                print(f"game {state['number']} over: {event['result']['kind']}, "
+                      f"deltas {event['result']['deltas']}")
+        if state["status"] != "running":
+            self.finished.add(state["game"])
 
     def seconds_left(self, deadline: float | None) -> float | None:
         """A server deadline as seconds from now on our clock (skew corrected)."""

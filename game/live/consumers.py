@@ -497,7 +497,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         after it if they are newer. False when the client left before it was read."""
         self.syncing = []
         try:
-            state = await self.shared_table(since)
+            frames: list[dict[str, Any]] | None = await self.shared_table(since)
         except ClientGone:
             self.syncing = None
             return False
@@ -507,11 +507,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return False
         except Exception as exc:
             log.error("sync failed in room %s", self.room_id, exc_info=logs.withheld(exc))
-            state = None
+            frames = None
         held, self.syncing = self.syncing, None
-        if state is None:
+        if frames is None:
             await self.send_error("server_error")
-        else:
+        # The ended game's catch-up first (play.tables_for), then the current table.
+        for state in frames or []:
             if state["game"] is not None:
                 self.seen = position(state)
             await self.send_state(state)
@@ -519,11 +520,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.deliver(push)
         return True
 
-    async def shared_table(self, since: tuple[int, int] | None) -> dict[str, Any]:
-        """The table for this user (and session: its invites) and `since`. Sockets of
-        one user asking at once share one read and spend one sync of the budgets
-        (game/live/shared_reads.py): a read is what costs. Raises ClientGone when this
-        client left before its table was read."""
+    async def shared_table(self, since: tuple[int, int] | None) -> list[dict[str, Any]]:
+        """The frames of a sync for this user (and session: its invites) and `since`:
+        the current table, after an ended game's catch-up when `since` names one. Sockets
+        of one user asking the same at once share one read and spend one sync of the
+        budgets (game/live/shared_reads.py): a read is what costs, however many frames
+        it gives. Raises ClientGone when this client left before its table was read."""
         key = (self.room_id, self.user.pk, self.session_key, since)
         while True:
             try:
@@ -933,6 +935,6 @@ def _still_watchable(room_id: int, user: Any, session_key: str | None) -> Any:
 
 def _table(
     room_id: int, user: Any, scope: dict[str, Any], since: tuple[int, int] | None
-) -> dict[str, Any]:
+) -> list[dict[str, Any]]:
     room = _watchable_room(room_id, user, scope)
-    return play.table_for(room, user, since)
+    return play.tables_for(room, user, since)

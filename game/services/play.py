@@ -382,14 +382,54 @@ def table_for(
     `since` is a resuming client's (game, version): when that game still runs and the
     version is behind, the events of the later versions that `user` may see come
     along (`from_version` = that version); otherwise none (`from_version` = version)."""
+    return tables_for(room, user, since)[-1]
+
+
+def tables_for(
+    room: Room, user: AbstractBaseUser, since: tuple[int, int] | None = None
+) -> list[dict[str, Any]]:
+    """The answer to a sync: the current table (`table_for`), preceded, when `since`
+    names a game of this room that has ended (finished or aborted) at a version after
+    the client's, by that game's catch-up frame: its final table as `user` may see it
+    and the events after the client's version. A client that was away while its game
+    ended misses nothing of it (docs/protocol.md, "resume"). One query more than a
+    plain table only when `since` names a game that is not running."""
     game = room.games.filter(status=Game.Status.RUNNING).first()
     info = room_info(room)
+    frames = []
+    if since is not None and (game is None or since[0] != game.pk):
+        ended = ended_game_after(room, since)
+        if ended is not None:
+            frames.append(_table_message(ended, user, info, since))
+    frames.append(_table_message(game, user, info, since))
+    return frames
+
+
+def ended_game_after(room: Room, since: tuple[int, int]) -> Game | None:
+    """The game `since` names, if it belongs to `room`, has ended, and has versions
+    after the client's: never another room's game, whatever id the client sends."""
+    # Public versions, as the client counts (docs/protocol.md, "Versions and private
+    # answers"): another seat's private steps move `version` and must not look like news.
+    return room.games.filter(
+        pk=since[0], status__in=(Game.Status.FINISHED, Game.Status.ABORTED),
+        public_version__gt=since[1],
+    ).first()
+
+
+def _table_message(
+    game: Game | None, user: AbstractBaseUser, info: dict[str, Any],
+    since: tuple[int, int] | None,
+) -> dict[str, Any]:
+    """`game`'s table as `user` may see it (no game: `game: null`), with the events
+    after `since`'s version when `since` names it at an earlier version. An aborted
+    game's table has no view, as its live push (`build_pushes`)."""
     if game is None:
         return _state_message(None, None, None, None, info)
-    engine = engines.load(game)
+    engine = engines.load(game) if game.status != Game.Status.ABORTED else None
     seats = seats_of(game)
     seat = next((s.seat for s in seats if s.user_id == user.pk), None)
-    changes.describe(game, engine, seats)
+    if engine is not None:
+        changes.describe(game, engine, seats)
     message = _state_message(game, engine, seat, seats, info)
     if since is not None and since[0] == game.pk and behind(since, message):
         version = max(since[1], -1)  # below −1 counts as −1 (docs/protocol.md)
