@@ -842,18 +842,8 @@ class Game:
               cards: list[str] | None = None) -> list[Event]:
         """Put down ``ids`` (``cards`` are their codes when the caller has them)."""
         hand, totals = self._hands[seat], self._class_total
-        points = 0
-        for card in ids:
-            hand.remove(card)
-            left = hand.count(card)
-            if not left:
-                self._masks[seat] ^= _BIT[card]
-            elif left == 1:
-                self._multi[seat] ^= _BIT[card]
-            totals[CLASS_OF[card]] -= 1
-            points += POINTS[card]
+        points = self._remove(seat, ids)
         hand_points = self._points
-        hand_points[seat] -= points
         self._discards += ids
         self._lp_seat, self._lp_count, self._lp_points = seat, len(ids), points
         if self._chance_dl is not None:  # R7.2a: a new play closes every chance before it
@@ -883,6 +873,24 @@ class Game:
                 or totals[cls] > _class_count(hand, cls)):
             return [played, clock] + self._open_chances(seat, now)
         return [played, clock]
+
+    def _remove(self, seat: int, ids: list[int]) -> int:
+        """Take ``ids`` out of ``seat``'s hand, keeping its mask, multiples, the class totals
+        and its points in step (the one copy of this bookkeeping; ``_play_single`` writes
+        out its one-card case); returns the points taken out."""
+        hand, totals = self._hands[seat], self._class_total
+        points = 0
+        for card in ids:
+            hand.remove(card)
+            left = hand.count(card)
+            if not left:
+                self._masks[seat] ^= _BIT[card]
+            elif left == 1:
+                self._multi[seat] ^= _BIT[card]
+            totals[CLASS_OF[card]] -= 1
+            points += POINTS[card]
+        self._points[seat] -= points
+        return points
 
     def _play_single(self, seat: int, card: int, now: float) -> list[Event]:
         """_play for one card held once, played on turn: a ``_mv_singles`` play, half of

@@ -40,7 +40,6 @@ from .cards import (
     mask_of,
 )
 from .game import (
-    _BIT,
     _CHANCE_KINDS,
     _COLOR,
     _DOBON_WAIT,
@@ -357,22 +356,6 @@ class HouseGame(Game):
         else:
             events = [self._apply_effect(seat, ids, now)]
         return [played] + events + self._open_chances(seat, now)
-
-    def _remove(self, seat: int, ids: list[int]) -> int:
-        """Take ``ids`` out of the hand, keeping the derived counts; returns their points."""
-        hand, totals = self._hands[seat], self._class_total
-        points = 0
-        for card in ids:
-            hand.remove(card)
-            left = hand.count(card)
-            if not left:
-                self._masks[seat] ^= _BIT[card]
-            elif left == 1:
-                self._multi[seat] ^= _BIT[card]
-            totals[CLASS_OF[card]] -= 1
-            points += POINTS[card]
-        self._points[seat] -= points
-        return points
 
     def _open_chances(self, player: int, now: float) -> list[Event]:
         chances = self._chances
