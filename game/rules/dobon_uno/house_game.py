@@ -33,7 +33,6 @@ from .cards import (
     ID_OF,
     IS_NUMBER,
     MATCH,
-    POINTS,
     RANK,
     Rank,
     groups,
@@ -64,7 +63,7 @@ from .game import (
     register_house_class,
 )
 from .result import Result, add_payments, settle_dobon
-from .variant import Variant, expression, variant_of
+from .variant import expression
 
 _SWAP = Phase.SWAP
 _AGARI_WAIT = Phase.AGARI_WAIT
@@ -79,10 +78,7 @@ _DRAW_TWO, _WILD4 = int(Rank.DRAW_TWO), int(Rank.WILD_DRAW_FOUR)
 class HouseGame(Game):
     """A game under house rules: the same API as :class:`Game`, plus ``swap`` (§H6.4)."""
 
-    __slots__ = ("_v", "_declined", "_lost", "_false", "_void", "_dobon_dir", "_last_drawn",
-                 "_late")
-
-    _v: Variant             # what the rule set changes (variant.py), read where it does
+    __slots__ = ("_declined", "_lost", "_false", "_void", "_dobon_dir", "_last_drawn", "_late")
 
     _declined: list[bool]   # §H6.6: seats that let their chances on the last play lapse
     _lost: list[bool]       # §H10.3.3: seats that lost their dobon and return rights
@@ -95,7 +91,6 @@ class HouseGame(Game):
     _late: dict[int, float]
 
     def _init_house(self) -> None:
-        self._v = variant_of(self._rules)
         n = self._n
         self._declined, self._lost = [False] * n, [False] * n
         self._false, self._void, self._dobon_dir, self._last_drawn = [], [], 0, -1
@@ -120,10 +115,6 @@ class HouseGame(Game):
             self._mv_other = tuple(SWAPS[s] for s in range(self._n) if s != seat)
             return
         super()._find_moves(seat)
-
-    def _stack_mask(self, top_rank: int) -> int:
-        """§R5.1, §H3.1 (cross) and §H3.3 (off): the ids that may go on the open stack."""
-        return self._v.stack_accepts[top_rank]
 
     def _find_turn_plays(self, seat: int) -> int:
         v = self._v
@@ -180,12 +171,6 @@ class HouseGame(Game):
                 plays[codes] = (ids, cut_in, play_action(codes))
         return plays
 
-    def _cut_in_blocked(self) -> bool:
-        """§H3.3 / §H3.4 (§H3.5): no cut-in on a +2 or W+4 while its stack is open."""
-        if not self._stack or RANK[self._discards[-1]] not in (_DRAW_TWO, _WILD4):
-            return False
-        return not self._v.cut_in_on_stack
-
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
         """§R7.1 with §H2.1 (same number), §H4.3 (action-card finish) and §H5 (mixed)."""
         v = self._v
@@ -230,10 +215,6 @@ class HouseGame(Game):
         return (self._v.mixed_multi and all(IS_NUMBER[i] for i in ids)
                 and len({RANK[i] for i in ids}) == 1)
 
-    def _check_going_out(self, seat: int, ids: list[int]) -> None:
-        if not self._v.action_finish:  # §H4.1: any play may go out
-            super()._check_going_out(seat, ids)
-
     def _cut_in_cards(self, ids: list[int]) -> bool:
         """§R7.1, or §H2.1: number cards of the top's number (§H5: in several colours)."""
         top = self._discards[-1]
@@ -244,20 +225,6 @@ class HouseGame(Game):
         if not all(IS_NUMBER[i] and RANK[i] == RANK[top] for i in ids):
             return False
         return self._v.mixed_multi or len(set(ids)) == 1
-
-    def _check_cut_in(self, seat: int, ids: list[int]) -> None:
-        if self._v.cut_in == "off":  # §H2.2
-            _fail("cut_in_off", "cut-ins are off at this table (H2)")
-        super()._check_cut_in(seat, ids)
-
-    def _check_cut_in_on_stack(self) -> None:
-        if self._cut_in_blocked():
-            _fail("no_cut_in_on_stack", "no cut-in on an open draw stack at this table (H3)")
-
-    def _check_pass(self, seat: int) -> None:
-        super()._check_pass(seat)
-        if self._v.draw_until_playable:  # §H7.2
-            _fail("must_play_after_draw", "after drawing until playable you must play (H7)")
 
     def _check_swap(self, seat: int, target: Any) -> None:
         self._check_running()
@@ -292,10 +259,6 @@ class HouseGame(Game):
     def _makes(self, hand: list[int]) -> bool:
         """§R9.1 / §R10.1 with §H8.1 (four operations) and §H9.1 (numbers only)."""
         return self._v.makes(hand, self._lp_points)
-
-    def _expression(self, seat: int) -> str | None:
-        """§H8.4: the event's expression (only with four-operation dobon on)."""
-        return expression([POINTS[c] for c in self._hands[seat]], self._lp_points, True)
 
     def _dobon_bit(self, seat: int) -> int:
         """Whether ``seat`` has a dobon chance on the last play (and is asked in §R8.2's
@@ -568,10 +531,6 @@ class HouseGame(Game):
             return self._false_declaration(seat, "dobon", now)  # §H10.3
         return super()._declare(seat, now)
 
-    def _annotate_declaration(self, event: Event, seat: int) -> None:
-        if self._v.arithmetic:
-            event["expression"] = self._expression(seat)  # §H8.4
-
     def _close_other_dobons(self) -> None:
         multi = self._v.multi_dobon
         if multi == "first":  # §H11.1: no wait
@@ -729,7 +688,6 @@ class HouseGame(Game):
     def copy(self) -> HouseGame:
         g = super().copy()
         assert isinstance(g, HouseGame)
-        g._v = self._v
         g._declined, g._lost = list(self._declined), list(self._lost)
         g._false, g._void = list(self._false), list(self._void)
         g._dobon_dir, g._last_drawn = self._dobon_dir, self._last_drawn
