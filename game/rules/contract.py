@@ -1,11 +1,11 @@
 """The engine contract as types: what every game kind's engine offers (ENGINE_API.md, and
-TRUMP-RULES.md T20 for the trump engine, which keeps the same shape).
+TRUMP-RULES.md §T20 for the trump engine, which keeps the same shape).
 
 Generic code (the registry, game/services/engines.py, the clock, replays) holds an
 engine as :class:`Engine` and an engine class as :class:`EngineClass`; mypy checks that
 both engines conform (game/rules/registry.py lists them under these types). What only
 one kind has is a small protocol of its own, checked where it is used:
-:class:`SwapsHands` (HOUSE-RULES.md H6) and :class:`HasPreset` (T20.5).
+:class:`SwapsHands` (HOUSE-RULES.md §H6) and :class:`HasPreset` (§T20.5).
 
 >>> from game.rules import registry
 >>> isinstance(registry.load("trump_dobon", registry.engine_class("trump_dobon").new(
@@ -23,7 +23,7 @@ Event = dict[str, Any]
 
 
 class EngineResult(Protocol):
-    """A finished game's result (ENGINE_API.md "Reading", T20.7): read-only values."""
+    """A finished game's result (ENGINE_API.md "Reading", §T20.7): read-only values."""
 
     @property
     def kind(self) -> str: ...
@@ -42,9 +42,9 @@ class EngineResult(Protocol):
 
 
 class Engine(Protocol):
-    """One game in play (ENGINE_API.md; T20.2-T20.5 for trump): act, advance, read, save."""
+    """One game in play (ENGINE_API.md; §T20.2-§T20.5 for trump): act, advance, read, save."""
 
-    # -- reading (ENGINE_API.md "Reading"; T20.5)
+    # -- reading (ENGINE_API.md "Reading"; §T20.5)
     @property
     def players(self) -> int: ...
     @property
@@ -87,7 +87,7 @@ class Engine(Protocol):
     def legal_actions(self, seat: int) -> list[Action]: ...
     def view(self, seat: int | None) -> dict[str, Any]: ...
 
-    # -- acting (ENGINE_API.md "Acting"; T20.3): each returns the events or raises
+    # -- acting (ENGINE_API.md "Acting"; §T20.3): each returns the events or raises
     # IllegalAction and changes nothing
     def apply(self, seat: int, action: Action, now: float) -> list[Event]: ...
     def play(self, seat: int, cards: list[str], now: float) -> list[Event]: ...
@@ -98,7 +98,7 @@ class Engine(Protocol):
     def dobon_return(self, seat: int, now: float) -> list[Event]: ...
     def decline(self, seat: int, now: float) -> list[Event]: ...
 
-    # -- the clock (R14, T18) and outages (docs/protocol.md)
+    # -- the clock (§R14, §T18) and outages (docs/protocol.md)
     def advance(self, now: float) -> list[Event]: ...
     def resume(self, now: float) -> list[Event]: ...
 
@@ -108,7 +108,7 @@ class Engine(Protocol):
 
 class EngineClass(Protocol):
     """An engine class: creation by each kind's own arguments (ENGINE_API.md "Creating a
-    game", T20.10), and the JSON round trip."""
+    game", §T20.10), and the JSON round trip."""
 
     def new(self, *args: Any, **kwargs: Any) -> Engine: ...
     def from_setup(self, *args: Any, **kwargs: Any) -> Engine: ...
@@ -117,14 +117,14 @@ class EngineClass(Protocol):
 
 @runtime_checkable
 class SwapsHands(Protocol):
-    """A Dobon UNO engine under H6 (7-0): whom a clock swaps with (§6)."""
+    """A Dobon UNO engine under §H6 (7-0): whom a clock swaps with (§6)."""
 
     def automatic_swap_target(self, seat: int) -> int: ...
 
 
 @runtime_checkable
 class HasPreset(Protocol):
-    """The trump engine's preset, ``"au"`` or ``"standard"`` (T20.5)."""
+    """The trump engine's preset, ``"au"`` or ``"standard"`` (§T20.5)."""
 
     @property
     def preset(self) -> str: ...

@@ -1,5 +1,5 @@
 """The engine contract as types (game/rules/contract.py; ENGINE_API.md, TRUMP-RULES.md
-T20): mypy checks conformance where game/rules/registry.py lists the engine classes; these
+§T20): mypy checks conformance where game/rules/registry.py lists the engine classes; these
 tests hold the same at run time, so a member renamed in one engine fails here too."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_every_engine_keeps_the_contract(kind: str) -> None:
 
 
 def test_kind_protocols_tell_the_engines_apart() -> None:
-    """H6's swap target is the Dobon UNO house engine's; the preset (T20.5) the trump
+    """§H6's swap target is the Dobon UNO house engine's; the preset (§T20.5) the trump
     engine's."""
     uno = registry.engine_class(registry.DOBON_UNO)
     trump = registry.engine_class(registry.TRUMP_DOBON)
@@ -54,7 +54,7 @@ def test_the_contract_doctests_hold() -> None:
 
 
 def _concrete(action: dict[str, object], rng: random.Random) -> dict[str, object]:
-    """A listed action as `apply` takes it: the auction's descriptor becomes a bid (T20.3)."""
+    """A listed action as `apply` takes it: the auction's descriptor becomes a bid (§T20.3)."""
     if action["type"] == "bid" and "min" in action:
         return {"type": "bid", "amount": rng.randint(1, 30)}
     return action
