@@ -7,35 +7,20 @@ TRUMP-RULES.md §T15.7 and §T16.9), then its page is read in Japanese and in En
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
-from play_helpers import NOW, make_room
 
 from game.models import Game
-from game.rules.trump import Game as TrumpGame
-from game.services import play
+from tests.game.trump_settle_helpers import (
+    AU_DOBON,
+    AU_DOBON_MOVES,
+    STANDARD_QUICK,
+    STANDARD_QUICK_MOVES,
+    play_trump_round,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def _round(people: list[Any], preset: str, setup: dict[str, Any],
-           actions: list[tuple[Any, dict[str, Any]]]) -> Game:
-    """A trump round of `people` from `setup`, played to its end by `actions`."""
-    room = make_room(*people, game_kind="trump_dobon", trump_preset=preset,
-                     seat_count=len(people))
-    game = play.start_game(room, people[0], now=NOW)
-    engine = TrumpGame.from_setup(preset=preset, timeout=60, now=time.time(), **setup)
-    game.state = engine.to_dict()
-    game.initial_state = game.state
-    game.next_deadline = play.to_datetime(engine.next_deadline)
-    game.save(update_fields=["state", "initial_state", "next_deadline"])
-    for person, action in actions:
-        play.perform_action(game, person, action, now=time.time())
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED, game.status
-    return game
 
 
 def _page(client: Any, viewer: Any, game: Game, language: str) -> str:
@@ -57,23 +42,15 @@ def _texts(html: str, testid: str) -> list[str]:
 
 @pytest.fixture
 def au_dobon(alice: Any, bob: Any) -> Game:
-    """0 alice [D8 S10 H10], 1 bob [C3 H5], field D6: alice plays D8 naming ♦, bob dobons
-    (3 + 5 = 8); alice's 20 cannot return it. X = 8 + 20 + 8 = 36, × 2^1 (§T15.3) = 72."""
-    setup = {"hands": [["D8", "S10", "H10"], ["C3", "H5"]], "first_card": "D6",
-             "deck": ["S11", "H11", "D11", "C11", "S12"], "first_player": 0}
-    return _round([alice, bob], "au", setup, [
-        (alice, {"type": "play", "cards": ["D8"], "suit": "D"}), (bob, {"type": "dobon"})])
+    """bob dobons alice's D8: X = 8 + 20 + 8 = 36, × 2^1 (§T15.3) = 72."""
+    return play_trump_round([alice, bob], "au", AU_DOBON, AU_DOBON_MOVES)
 
 
 @pytest.fixture
 def standard_quick(alice: Any, bob: Any, carol: Any, dave: Any) -> Game:
     """§T16.9 (j): carol's quick storm dobon on alice's H13; w = 40; bids [2, 1, 1, 1]."""
-    setup = {"hands": [["H13", "S9", "D8", "C12", "H6"], ["S13", "D4", "C7", "H9", "D10"],
-                       ["C3", "D3", "H3", "S2", "H2"], ["C11", "S5", "D6", "H1", "C4"]],
-             "first_card": "H4", "deck": ["S11", "H11", "D11", "C11", "S12"],
-             "first_player": 0, "bids": [2, 1, 1, 1]}
-    return _round([alice, bob, carol, dave], "standard", setup, [
-        (alice, {"type": "play", "cards": ["H13"]}), (carol, {"type": "dobon", "count": 1})])
+    return play_trump_round([alice, bob, carol, dave], "standard", STANDARD_QUICK,
+                            STANDARD_QUICK_MOVES)
 
 
 def test_t15_3_au_page_names_the_dobon_the_card_the_value_sum_and_each_factor_ja(

@@ -316,7 +316,7 @@ export function standardWorkedSums(data, name) {
       first = terms ? `${formula} = ${part}` : formula;
     } else {
       const why = emptyHandWhy(result, seat, hands);
-      first = `${TT.base} ${result.hand_points[seat]}${why ? TT.paren(why) : ""}`;
+      first = `${TT.baseTerm} ${result.hand_points[seat]}${why ? TT.paren(why) : ""}`;
     }
     const total = terms || loser ? ` = ${signedNumber(score)}` : "";
     lines.push(`${name(seat)}: ${first}${terms}${total}`);
@@ -380,7 +380,7 @@ export function renderTrumpSettlement(app, data) {
     const total = match && match.totals ? match.totals[seat] : undefined;
     const totalClass = preset === "au" && total !== undefined && total < 0 ? "neg" : "";
     tr.append(who, handCell, el("td", deltaClass(delta, result.score_order), signedNumber(delta)),
-      el("td", totalClass, total === undefined ? "—" : String(total)));
+      el("td", totalClass, total === undefined ? "—" : signedNumber(total)));
     body.append(tr);
   });
   table.append(thead, body);
