@@ -175,6 +175,10 @@ def trump_how(result: dict[str, Any], names: list[str],
         player, cards = caught
         card = " ".join(trump_short(c) for c in cards)
         chain = result.get("chain") or []
+        if result["score_order"] == "high" and len(chain) > 1 and result["kind"] == "return":
+            return _("%(who)s returned %(whom)s's dobon! (%(player)s's %(card)s)") % {
+                "who": who(result["winners"]), "whom": who(result["losers"]),
+                "player": names[player] if player is not None else "?", "card": card}
         if result["score_order"] == "high" and len(chain) > 1:
             return _("%(winner)s wins, %(loser)s pays (%(count)d dobons on %(player)s's "
                      "%(card)s)") % {
@@ -275,7 +279,10 @@ def _au_sums(result: dict[str, Any], names: list[str],
           "%(card)s %(c)d") % {"sum": value, "winner": names[payee], "w": points[payee],
                                "loser": names[payer], "l": points[payer], "card": card,
                                "c": value - points[payee] - points[payer]},
-        _("Multiplier ×%(m)d = ×%(f2)d for %(twos)d two(s) × ×%(fd)d for %(d)d dobon(s)")
+        (_("Multiplier ×%(m)d = ×%(f2)d for %(twos)d two(s) × ×%(fd)d for %(d)d dobon(s)")
+         if dobons == 1 else
+         _("Multiplier ×%(m)d = ×%(f2)d for %(twos)d two(s) × ×%(fd)d for %(d)d dobons and "
+           "returns"))
         % {"m": multiplier, "f2": 1 << twos, "twos": twos, "fd": 1 << dobons, "d": dobons},
         _("%(payer)s → %(payee)s  %(points)d = value %(sum)d × multiplier %(m)d")
         % {"payer": names[payer], "payee": names[payee], "points": amount, "sum": value,

@@ -15,6 +15,8 @@ from game.models import Game
 from tests.game.trump_settle_helpers import (
     AU_DOBON,
     AU_DOBON_MOVES,
+    AU_RETURN,
+    AU_RETURN_MOVES,
     STANDARD_QUICK,
     STANDARD_QUICK_MOVES,
     play_trump_round,
@@ -74,6 +76,18 @@ def test_t15_3_au_page_in_english(client: Any, alice: Any, au_dobon: Game) -> No
         "Value 36 = bob&#x27;s hand 8 + alice&#x27;s hand 20 + the dobon&#x27;d ♦8 8",
         "Multiplier ×2 = ×1 for 0 two(s) × ×2 for 1 dobon(s)",
         "alice → bob  72 = value 36 × multiplier 2",
+    ]
+
+
+def test_t15_3_au_return_page_names_the_return_and_counts_both_declarations(
+        client: Any, alice: Any, bob: Any, carol: Any) -> None:
+    game = play_trump_round([alice, bob, carol], "au", AU_RETURN, AU_RETURN_MOVES)
+    html = _page(client, alice, game, "ja")
+    assert _texts(html, "settlement-how") == ["aliceがbobのドボンを返した！（aliceの♦10）"]
+    assert _texts(html, "settlement-sums") == [
+        "合計値 30 = aliceの手札 10 + bobの手札 10 + ドボンされた♦10 10",
+        "倍率 ×4 = 2の枚数 0枚で ×1 × ドボン・返し 2回で ×4",
+        "bob → alice  120点 = 合計値 30 × 倍率 4",
     ]
 
 

@@ -42,3 +42,10 @@ def play_trump_round(people: list[Any], preset: str, setup: dict[str, Any],
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED, game.status
     return game
+
+# au, §T15.7 (h) chain [1, 0]: 0 [D10 S3 H7], 1 [C4 H6], 2 [S5 C5], field D6: 0 plays D10,
+# 1 dobons, 0 returns (3 + 7 = 10), 2 lets its dobon go: X = 30, × 2^2 = 120, 1 pays 0.
+AU_RETURN = {"hands": [["D10", "S3", "H7"], ["C4", "H6"], ["S5", "C5"]], "first_card": "D6",
+             "deck": ["S11", "H11", "D11", "C11", "S12"], "first_player": 0}
+AU_RETURN_MOVES = [(0, {"type": "play", "cards": ["D10"]}), (1, {"type": "dobon"}),
+                   (0, {"type": "return"}), (2, {"type": "decline"})]

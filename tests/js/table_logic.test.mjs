@@ -138,6 +138,9 @@ const TRUMP_VIEWS = {
   auTwos: {"result":{"kind":"dobon","winners":[1],"losers":[0],"payments":[[0,1,400]],"scores":[-400,400],"deltas":[-400,400],"score_order":"high","hand_points":[17,4],"chain":[[1,"dobon"]],"multiplier":16,"target":null,"worst":null,"bonuses":null,"next_first_player":1,"rate":1},"revealed":[["S13","H2","D5"],["S2","D2"]],"last_play":{"seat":0,"cards":["C4"]},"dobon":null},
   // au stop, T15.7 (b): 0:[H7] 1:[S13 D3] 2:[C2 H8 D12] · field H4 · 0 plays H7
   auStop: {"result":{"kind":"agari","winners":[0],"losers":[1,2],"payments":[[1,0,13],[2,0,40]],"scores":[53,-13,-40],"deltas":[53,-13,-40],"score_order":"high","hand_points":[0,13,20],"chain":null,"multiplier":null,"target":null,"worst":null,"bonuses":null,"next_first_player":0,"rate":1},"revealed":[[],["S13","D3"],["C2","H8","D12"]],"last_play":{"seat":0,"cards":["H7"]},"dobon":null},
+  // au, T15.7 (h) chain [1, 0]: 0:[D10 S3 H7] 1:[C4 H6] 2:[S5 C5] · field D6 · 0 plays D10,
+  // 1 dobons, 0 returns (3 + 7 = 10), 2 lets its dobon go
+  auReturn: {"result":{"kind":"return","winners":[0],"losers":[1],"payments":[[1,0,120]],"scores":[120,-120,0],"deltas":[120,-120,0],"score_order":"high","hand_points":[10,10,10],"chain":[[1,"dobon"],[0,"return"]],"multiplier":4,"target":null,"worst":null,"bonuses":null,"next_first_player":0,"rate":1},"revealed":[["S3","H7"],["C4","H6"],["S5","C5"]],"last_play":{"seat":0,"cards":["D10"]},"dobon":null},
   // standard, T16.9 (j): quick and storm, bids [2, 1, 1, 1]; 0 plays H13, 2 dobons
   stdJ: {"result":{"kind":"dobon","winners":[2],"losers":[0],"payments":[],"scores":[162,40,-200,26],"deltas":[162,40,-200,26],"score_order":"low","hand_points":[33,40,0,26],"chain":null,"multiplier":null,"target":["H13"],"worst":40,"bonuses":[[2,"storm",-100],[2,"quick",-100],[0,"quick",80],[0,"auction",2]],"next_first_player":null,"rate":1},"revealed":[["S9","D8","C12","H6"],["S13","D4","C7","H9","D10"],["C3","D3","H3","S2","H2"],["C11","S5","D6","H1","C4"]],"last_play":{"seat":0,"cards":["H13"]},"dobon":{"declarers":[{"seat":2,"count":1}],"target":["H13"],"losers":[0],"returners":[]}},
   // standard, T16.9 (b): bids [1, 2, 1, 5]; 3 C8 · 0 C6 · 1 C7; 3 dobons on C7
@@ -160,6 +163,17 @@ test("T15.3 au settlement: who dobon'd whom on which card, the value sum written
   assert.equal(twos[0], "合計値 25 = bobの手札 4 + aliceの手札 17 + ドボンされた♣4 4");
   assert.equal(twos[1], "倍率 ×16 = 2の枚数 3枚で ×8 × ドボン 1回で ×2");
   assert.equal(twos[2], "alice → bob  400点 = 合計値 25 × 倍率 16");
+});
+
+test("T15.3 au return: the chain's last declarer wins from the one before it, d counts both", async () => {
+  const { trumpHowItEnded, auWorkedSums } = await import("../../static/js/table/trump.js");
+  const data = trumpData(TRUMP_VIEWS.auReturn);
+  assert.equal(trumpHowItEnded(data, seatName), "aliceがbobのドボンを返した！（aliceの♦10）");
+  assert.deepEqual(auWorkedSums(data, seatName), [
+    "合計値 30 = aliceの手札 10 + bobの手札 10 + ドボンされた♦10 10",
+    "倍率 ×4 = 2の枚数 0枚で ×1 × ドボン・返し 2回で ×4",
+    "bob → alice  120点 = 合計値 30 × 倍率 4",
+  ]);
 });
 
 test("T15.2 au stop: each loser's payment is its hand value times its 2s, named", async () => {

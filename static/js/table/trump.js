@@ -258,6 +258,7 @@ export function trumpHowItEnded(data, name) {
     const [winner] = result.winners;
     const [loser] = result.losers;
     if (chain.length <= 1) return TT.howDobon(name(winner), name(loser), card);
+    if (result.kind === "return") return TT.howReturnAu(name(winner), name(loser), name(caught.seat), card);
     return TT.howChainAu(name(winner), name(loser), name(caught.seat), card, chain.length);
   }
   if (result.kind === "agari") return TT.howAgari[result.score_order === "low" ? "standard" : "au"](names(result.winners));
