@@ -11,7 +11,7 @@ LOCK := requirements.lock
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install lock run test test-fast lint typecheck messages bench bench-load clean
+.PHONY: install lock run test test-fast lint typecheck messages bench bench-load deploy-check clean
 
 install: $(STAMP)
 
@@ -49,12 +49,42 @@ test: install
 test-fast: install
 	$(BIN)/python -m pytest -m "not browser and not stack" -q $(PYTEST_ARGS)
 
+# Modules checked by mypy --strict (Django-free, or typed throughout): one a line, so that
+# branches adding modules merge cleanly.
+STRICT := \
+	game/rules \
+	game/bots \
+	game/history/replay.py \
+	game/services/engines.py \
+	game/live/sender.py \
+	game/live/fanout.py \
+	game/live/shared_reads.py \
+	game/live/layer.py \
+	game/live/budgets.py \
+	game/instrument.py \
+	game/docs_markdown.py \
+	game/json_values.py \
+	game/clock/heartbeat.py \
+	game/metrics.py \
+	game/logs.py \
+	game/management/bench/cost.py \
+	game/management/bench/players.py \
+	game/management/bench/engines.py \
+	game/management/bench/goals.py \
+	game/management/bench/proxy.py \
+	game/live/drain.py \
+	game/clock/lease.py \
+	game/ratings \
+	game/logs.py
+
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict game/rules game/bots game/history/replay.py game/live/sender.py game/live/fanout.py game/live/shared_reads.py game/live/layer.py game/live/budgets.py game/instrument.py game/json_values.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py game/management/bench/goals.py
+	$(BIN)/mypy --strict $(STRICT)
+	# The deploy check's modules import each other by file (deploy/check/ is no package).
+	MYPYPATH=deploy/check $(BIN)/mypy --strict --explicit-package-bases deploy/check/*.py
 
 typecheck: install
-	$(BIN)/mypy --strict game/rules game/bots game/history/replay.py game/live/sender.py game/live/fanout.py game/live/shared_reads.py game/live/layer.py game/live/budgets.py game/instrument.py game/json_values.py game/management/bench/cost.py game/management/bench/players.py game/management/bench/engines.py game/management/bench/goals.py
+	$(BIN)/mypy --strict $(STRICT)
 
 bench: install
 	$(BIN)/python -m game.management.bench.engines
@@ -67,10 +97,19 @@ bench-load: install
 		SECRET_KEY=$${SECRET_KEY:-bench-$$($(BIN)/python -c "import secrets; print(secrets.token_hex(24))")} \
 		$(BIN)/python manage.py bench_load $(BENCH_ARGS)
 
+# The documented topology (docs/deploy.md) on this machine, as root: network namespaces
+# as hosts, Debian's nginx, PostgreSQL, Redis, the systemd units' ExecStart lines.
+deploy-check: install
+	deploy/check/run
+
 # After changing user-facing strings (needs GNU gettext); the compiled .mo is committed
-# so that running the site needs no build step.
+# so that running the site needs no build step. One catalog, dobon_site/locale (the
+# LOCALE_PATHS of settings.py): no app may have a locale/ of its own, or makemessages
+# would move that app's strings there. Locations without line numbers keep merges small.
+# The JS tables (static/js/table/strings.js) are not gettext; no djangojs domain.
+# tests/test_translations.py runs this target in a copy and fails on any lost translation.
 messages: install
-	$(BIN)/python manage.py makemessages -l ja --no-obsolete \
+	$(BIN)/python manage.py makemessages -l ja --no-obsolete --add-location file \
 		--ignore "game/rules/*" --ignore "staticfiles/*" --ignore "tests/*"
 	$(BIN)/python manage.py compilemessages --ignore ".venv"
 

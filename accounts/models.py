@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.dispatch import Signal
@@ -25,6 +26,11 @@ class User(AbstractUser):
     # cannot both be registered, not even by two sign-ups racing each other.
     username_key = models.CharField(_("username skeleton"), max_length=160, unique=True,
                                     editable=False)
+
+    # The language last chosen with the switcher while signed in (or just before signing
+    # in): a new browser gets it at log-in (accounts/middleware.py). Empty: never chosen.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="",
+                                choices=settings.LANGUAGES)
 
     # is_active as loaded from the database (None: not loaded), to notice a deactivation.
     _loaded_active: bool | None = None

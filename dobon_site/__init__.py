@@ -1,3 +1,4 @@
-from dobon_site.celery import app as celery_app
-
-__all__ = ("celery_app",)
+"""The Django project: configuration only. settings (read from the environment through
+env), the URL map (urls), the ASGI application with the websocket routes (asgi), Celery
+(celery), the server entry point (server), security headers and checks (security), and
+the one translation catalog (locale/)."""

@@ -60,6 +60,23 @@ def proxy_ssl_header(raw: str) -> tuple[str, str] | None:
     return "HTTP_" + name.upper().replace("-", "_"), value
 
 
+def check_networks(name: str, values: Iterable[str]) -> list[str]:
+    """Addresses and networks (`127.0.0.0/8`, `::1`, `10.1.2.3`), each checked: a typo
+    must stop the process, not open or close an endpoint silently."""
+    import ipaddress
+
+    checked = []
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {value!r} is not an address or a network (e.g. 10.0.0.0/8, ::1)"
+            ) from None
+        checked.append(value)
+    return checked
+
+
 def _is_concrete_host(host: str) -> bool:
     # "*" and ".example.com" are patterns for Host checks, not origins a browser sends.
     return bool(host) and host != "*" and not host.startswith(".")

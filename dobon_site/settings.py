@@ -11,10 +11,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from dobon_site.env import channel_prefix, env_bool, env_int, env_list, env_str
 from dobon_site.security import (
+    check_networks,
     check_origins,
     check_secret_key,
     default_websocket_origins,
@@ -55,6 +57,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz and /metrics, answered before the Host check and the HTTPS
+    # redirect: probes reach a daphne directly over plain HTTP (game/views/ops.py).
+    # The request id (a proxy's X-Request-ID or a new one, echoed), room and user of
+    # every log line of the request (game/logs.py).
+    "game.logs.RequestContextMiddleware",
+    "game.views.ops.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dobon_site.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -140,6 +148,11 @@ AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 # Behind N reverse proxies that append to X-Forwarded-For, the client's address is the
 # N-th entry from the right; 0 (no proxy) uses the connection's address (README.md).
 DOBON_PROXY_COUNT = env_int("DOBON_PROXY_COUNT", 0)
+# Client addresses (or networks) that may read /metrics (game/views/ops.py); the address
+# is the forwarded one behind DOBON_PROXY_COUNT proxies, as for throttling. Others: 404.
+DOBON_METRICS_ALLOWED = check_networks(
+    "DOBON_METRICS_ALLOWED", env_list("DOBON_METRICS_ALLOWED", ["127.0.0.0/8", "::1"])
+)
 # Sign-up floods: at most this many sign-up attempts per address and window.
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
@@ -154,6 +167,9 @@ DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
 # Limits per account (issue 20): rooms owned and created per 24 hours (a room outlives its
 # owner's interest: rooms persist), active API tokens, tokens created per 24 hours.
 DOBON_MAX_ROOMS_PER_USER = env_int("DOBON_MAX_ROOMS_PER_USER", 20)
+# Rating farming (docs/ratings.md): two accounts count at most this many rated games
+# together in 24 hours (by finished_at); later ones finish but change no rating. 0: no cap.
+DOBON_RATED_PAIR_GAMES_PER_DAY = env_int("DOBON_RATED_PAIR_GAMES_PER_DAY", 20)
 DOBON_ROOMS_PER_DAY = env_int("DOBON_ROOMS_PER_DAY", 10)
 DOBON_MAX_ACTIVE_API_TOKENS = env_int("DOBON_MAX_ACTIVE_API_TOKENS", 10)
 DOBON_API_TOKENS_PER_DAY = env_int("DOBON_API_TOKENS_PER_DAY", 20)
@@ -167,6 +183,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "ja"
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
+# The switcher's choice outlives the browser session (a year), and follows the account to
+# other browsers at log-in (accounts/middleware.py).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Project-wide translations live with the configuration: the top level is kept to the
 # agreed entries (README.md, Layout).
 LOCALE_PATHS = [BASE_DIR / "dobon_site" / "locale"]
@@ -265,14 +284,28 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # room's CPU move; 9, a match; game/services/clock.py). The option orders several queues
 # (the clock uses one): first come first served, not in turn.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
-# The timeouts' clock (R14): a sweep over the indexed Game.next_deadline every
+# The timeouts' clock (§R14): a sweep over the indexed Game.next_deadline every
 # DOBON_SWEEP_SECONDS, so an automatic action lands at most about that late. No task is
 # published per move. A sweep nobody picked up within its period is superseded by the
 # next one: expire it rather than let sweeps queue up.
 DOBON_SWEEP_SECONDS = float(env_str("DOBON_SWEEP_SECONDS", "0.25"))
 # Beat runs the sweep in its own process (game/clock/beat.py) rather than publishing a task.
-if env_bool("DOBON_SWEEP_IN_BEAT", default=True):
-    CELERY_BEAT_SCHEDULER = "game.clock.beat:SweepingScheduler"
+# Either way a beat runs its schedule only while it holds the clock's lock in Redis: a
+# second beat stands by (game/clock/lease.py).
+CELERY_BEAT_SCHEDULER = (
+    "game.clock.beat:SweepingScheduler" if env_bool("DOBON_SWEEP_IN_BEAT", default=True)
+    else "game.clock.beat:OneBeatScheduler"
+)
+# The clock's lock lives this long unless its holder renews it, which it does this often;
+# a standby asks for it as often. A holder killed with kill -9: a standby sweeps within
+# about LOCK + 2 * RENEW seconds (19 s); a clean shutdown releases it (about 2 * RENEW).
+DOBON_CLOCK_LOCK_SECONDS = float(env_str("DOBON_CLOCK_LOCK_SECONDS", "15"))
+DOBON_CLOCK_LOCK_RENEW_SECONDS = float(env_str("DOBON_CLOCK_LOCK_RENEW_SECONDS", "2"))
+if not 0 < DOBON_CLOCK_LOCK_RENEW_SECONDS * 2 <= DOBON_CLOCK_LOCK_SECONDS:
+    raise ImproperlyConfigured(
+        "DOBON_CLOCK_LOCK_RENEW_SECONDS must be above 0 and at most half of "
+        "DOBON_CLOCK_LOCK_SECONDS (the lock is renewed at least twice per lifetime)"
+    )
 CELERY_BEAT_SCHEDULE = {
     "expire-due-games": {
         "task": "game.tasks.expire_due_games_task",
@@ -284,6 +317,18 @@ CELERY_BEAT_SCHEDULE = {
 # workers were down; a working clock is late by well under a second, 3.6 s at worst under
 # overload): the game resumes with fresh timeouts instead of playing the outage's turns.
 DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
+# /readyz (game/services/health.py): the clock is alive when its last sweep is at most
+# this old. The sweep runs every DOBON_SWEEP_SECONDS, but a standby beat taking over from
+# a killed holder sweeps only after the lock ran out and one renewal more (16-19 s
+# measured with the defaults): the default tolerates that take-over (the lock's lifetime,
+# two renewals and 6 s), so that a load balancer acting on /readyz does not take every
+# host out while the clock changes hands. Each check answers within
+# DOBON_HEALTH_TIMEOUT_SECONDS or fails.
+DOBON_CLOCK_STALE_SECONDS = float(env_str(
+    "DOBON_CLOCK_STALE_SECONDS",
+    str(DOBON_CLOCK_LOCK_SECONDS + 2 * DOBON_CLOCK_LOCK_RENEW_SECONDS + 6),
+))
+DOBON_HEALTH_TIMEOUT_SECONDS = float(env_str("DOBON_HEALTH_TIMEOUT_SECONDS", "2"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
 # What may keep the clock's workers busy with nobody waiting (game/services/limits.py):
@@ -334,6 +379,10 @@ DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER = env_int("DOBON_WS_MAX_PROGRAM_SOCKETS_PE
 DOBON_WS_MAX_SEND_BUFFER = env_int("DOBON_WS_MAX_SEND_BUFFER", 262144)
 # A socket whose process died stops counting (cap, presence) after this many seconds.
 DOBON_WS_SOCKET_TTL = env_int("DOBON_WS_SOCKET_TTL", 30)
+# `python -m dobon_site.server` on SIGTERM: stop listening, finish the moves begun, close
+# every socket with 1012, and exit within this many seconds whatever hangs (issue #30).
+# Keep it below the supervisor's own stop timeout (systemd's TimeoutStopSec).
+DOBON_SHUTDOWN_SECONDS = float(env_str("DOBON_SHUTDOWN_SECONDS", "10"))
 # Admission before any database work (game/live/admission.py), per server process:
 # open sockets per client address (4410), new handshakes per second per address (4411,
 # bursts up to the same number) and open sockets in the process (4503). The address is
@@ -467,14 +516,43 @@ DOBON_CSP = {
     "frame-ancestors": "'none'",
 }
 
+# Logs (game/logs.py): plain text (the default) or, with DOBON_LOG_FORMAT=json, one JSON
+# object a line with the request, room, game and user ids where known. No line at any
+# level carries a card of a hidden hand: Django's SQL lines (DEBUG, with DEBUG on) keep
+# the statements' shape without their values, where the games' states travel, and
+# redis-py's lines of the pub/sub messages read (the pushes) are dropped.
+DOBON_LOG_FORMAT = env_str("DOBON_LOG_FORMAT", "text").strip().lower() or "text"
+if DOBON_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"DOBON_LOG_FORMAT must be text or json, not {DOBON_LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "context": {"()": "game.logs.ContextFilter"},
+        "query_values": {"()": "game.logs.QueryValuesFilter"},
+        "drop": {"()": "game.logs.DropFilter"},
+    },
+    "formatters": {"json": {"()": "game.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            **({"formatter": "json"} if DOBON_LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # django-axes logs every login at INFO; lockouts (WARNING) are what an operator needs.
-    "loggers": {"daphne": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        # django-axes logs every login at INFO; lockouts (WARNING) are what an operator needs.
+        "daphne": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+        "django.db.backends": {"filters": ["query_values"]},
+        # redis-py writes every pub/sub message it reads (the moves' pushes) at DEBUG.
+        "push_response": {"filters": ["drop"]},
+    },
 }
+# In JSON, Celery workers and beat log through this configuration too, instead of
+# replacing the root logger's handler with celery's own text format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = DOBON_LOG_FORMAT != "json"
 
 # Tests only: lets game.services.fixed_setups start a game from a fixed deck. Never read
 # from the environment, so no deployment can switch it on; tests set it themselves.

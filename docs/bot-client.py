@@ -3,7 +3,8 @@
 Connects with an API token, follows `state` frames, answers `legal_actions` with a
 trivial policy (dobon or return when possible, else the first play, else draw / pass;
 in a trump room also the lowest bid, 役 and last one), and resumes after a dropped
-connection with the resuming `sync`.
+connection with the resuming `sync`: after a server restart (close code 1012) within a
+random 0.25-1.5 s, after other drops with a growing, jittered back-off.
 
     pip install websockets
     DOBON_TOKEN=dobon_... python docs/bot-client.py ws://127.0.0.1:8000/ws/rooms/7/
@@ -25,6 +26,10 @@ import websockets
 
 Action = dict[str, Any]
 FATAL_CLOSE_CODES = {4401, 4404, 4409}  # retrying will not help (docs/bots-api.md)
+# The server process is restarting: reconnect soon (another process, or this one back),
+# after a random wait so that a whole process's clients do not return in one instant.
+RESTART_CLOSE_CODE = 1012
+RESTART_DELAY = (0.25, 1.5)
 PREFERENCE = (
     "dobon", "return", "bid", "yaku", "play", "color", "last_one", "draw", "pass", "decline",
 )
@@ -33,7 +38,7 @@ PREFERENCE = (
 def choose(view: dict[str, Any]) -> Action | None:
     """The trivial policy: a legal action, by the order of PREFERENCE. A trump auction
     lists a bid as its range (`{"type": "bid", "min": 1, "max": 999}`): bid the least;
-    a trump play that may carry last one carries it (T8.1)."""
+    a trump play that may carry last one carries it (§T8.1)."""
     legal = view.get("legal_actions") or []
     for kind in PREFERENCE:
         matching = [a for a in legal if a["type"] == kind]
@@ -62,6 +67,7 @@ class Bot:
     async def run(self) -> None:
         backoff = 0.5
         while not self.done():
+            restart = False
             try:
                 await self.session()
                 backoff = 0.5
@@ -70,10 +76,21 @@ class Bot:
                 if code in FATAL_CLOSE_CODES:
                     reason = closed.rcvd.reason if closed.rcvd else ""
                     raise SystemExit(f"refused: close code {code} {reason}") from closed
-                print(f"connection dropped ({code}); resuming in {backoff:.1f} s")
+                restart = code == RESTART_CLOSE_CODE
+                print("server restarting (1012); resuming" if restart
+                      else f"connection dropped ({code}); resuming in {backoff:.1f} s")
             except OSError as exc:
                 print(f"cannot connect ({exc}); retrying in {backoff:.1f} s")
-            if not self.done():
+            # A move sent just before the drop may have been dropped unread (a server
+            # stops reading when it restarts): answer the table again. A move that did
+            # count moved the version on, so the same answer comes back "stale".
+            self.answered = None
+            if self.done():
+                break
+            if restart:
+                backoff = 0.5
+                await asyncio.sleep(random.uniform(*RESTART_DELAY))
+            else:
                 await asyncio.sleep(backoff + random.random() * backoff)
                 backoff = min(backoff * 2, 30.0)
 
@@ -127,7 +144,7 @@ class Bot:
             return
         left = self.seconds_left(state["deadline"])
         if left is not None and left < 0:
-            return  # too late: the server applies the automatic action (R14) itself
+            return  # too late: the server applies the automatic action (§R14) itself
         action = choose(view)
         if action is not None:
             self.answered = at

@@ -38,16 +38,8 @@ class RoomForm(forms.ModelForm):
         model = Room
         fields = [
             "name", "game_kind", "trump_preset", "seat_count", "timeout_seconds",
-            "starting_points", "rounds_per_match", "is_public", "stamps_enabled",
+            "starting_points", "rounds_per_match", "is_public", "stamps_enabled", "rated",
         ]
-        widgets = {
-            "seat_count": forms.NumberInput(attrs={"min": MIN_SEATS, "max": MAX_SEATS}),
-            "timeout_seconds": forms.NumberInput(attrs={"min": MIN_TIMEOUT, "max": MAX_TIMEOUT}),
-            "starting_points": forms.NumberInput(
-                attrs={"min": MIN_START_POINTS, "max": MAX_START_POINTS}
-            ),
-            "rounds_per_match": forms.NumberInput(attrs={"min": MIN_ROUNDS, "max": MAX_ROUNDS}),
-        }
         help_texts = {
             "game_kind": _("Dobon UNO, or Dobon with playing cards (trump)."),
             "trump_preset": _(
@@ -67,6 +59,10 @@ class RoomForm(forms.ModelForm):
                 "Seated players may send quick reactions (“Nice!”, “Sorry”…) to the table. "
                 "Fixed words only, one every 1.5 seconds."
             ),
+            "rated": _(
+                "Finished games here change the players' ratings (the rating "
+                "leaderboards). Changed between games only."
+            ),
         }
 
     # Left out of a post, the game settings keep their defaults (Dobon UNO).
@@ -75,11 +71,25 @@ class RoomForm(forms.ModelForm):
         "starting_points": DEFAULT_START_POINTS, "rounds_per_match": DEFAULT_ROUNDS,
     }
 
+    # The server's limits, also given to the browser's number fields. A positive integer
+    # model field gives its form field a minimum of 0, which used to reach the page
+    # (min="0" beside "100 to 100,000"); the model's own validators still check a post.
+    LIMITS = {
+        "seat_count": (MIN_SEATS, MAX_SEATS),
+        "timeout_seconds": (MIN_TIMEOUT, MAX_TIMEOUT),
+        "starting_points": (MIN_START_POINTS, MAX_START_POINTS),
+        "rounds_per_match": (MIN_ROUNDS, MAX_ROUNDS),
+    }
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["name"].widget.attrs.setdefault("autocomplete", "off")
         for name in self.OPTIONAL:
             self.fields[name].required = False
+        for name, (low, high) in self.LIMITS.items():
+            field = self.fields[name]
+            field.min_value, field.max_value = low, high  # type: ignore[attr-defined]
+            field.widget.attrs.update(min=low, max=high)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -103,6 +113,7 @@ class RoomForm(forms.ModelForm):
             "timeout_seconds": room.timeout_seconds,
             "is_public": room.is_public,
             "stamps_enabled": room.stamps_enabled,
+            "rated": room.rated,
             "game_kind": room.game_kind,
             "trump_preset": room.trump_preset,
             "starting_points": room.starting_points,
@@ -186,7 +197,7 @@ def _house_choices(key: str) -> list[tuple[str, Any]]:
 
 
 class HouseRulesForm(forms.Form):
-    """The room's house rules (HOUSE-RULES.md G4, §7): a preset, or every rule one by one.
+    """The room's house rules (HOUSE-RULES.md §G4, §7): a preset, or every rule one by one.
     A preset sets every rule (the fields below are then ignored); "custom" takes them as
     set. static/js/house_form.js fills the fields when a preset is picked and switches to
     "custom" when a rule is changed; without it the form works the same."""

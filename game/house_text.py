@@ -1,4 +1,4 @@
-"""How a house-rule set is named on the pages (HOUSE-RULES.md G10, §7): the preset, or
+"""How a house-rule set is named on the pages (HOUSE-RULES.md §G10, §7): the preset, or
 "custom (from <preset>)" with the rules that differ, each with its H-id, in the active
 language. The one place the site words a rule; the table has the same words in
 static/js/table/house.js."""
@@ -21,7 +21,7 @@ PRESET_LABELS = {
     "custom": pgettext_lazy("house rules preset", "Custom"),
 }
 
-# key → (rule id, name) in the order of HOUSE-RULES.md G4.
+# key → (rule id, name) in the order of HOUSE-RULES.md §G4.
 RULE_NAMES: dict[str, tuple[str, Any]] = {
     "hand_size": ("H1", _("Hand size")),
     "cut_in": ("H2", _("Cut-in")),
@@ -44,8 +44,9 @@ RULE_NAMES: dict[str, tuple[str, Any]] = {
 CHOICE_LABELS: dict[str, dict[str, Any]] = {
     "cut_in": {"identical": _("identical cards"), "same_number": _("same number, any colour"),
                "off": _("off")},
-    "stacking": {"standard": _("standard"), "cross": _("+2 and wild draw four cross"),
-                 "off": _("off")},
+    # "standard" is also the trump preset (スタンダード); stacking's is 標準.
+    "stacking": {"standard": pgettext_lazy("draw stacking", "standard"),
+                 "cross": _("+2 and wild draw four cross"), "off": _("off")},
     "multi_dobon": {"all": _("all win (double ron)"), "first": _("first to declare"),
                     "nearest": _("nearest in turn order")},
 }

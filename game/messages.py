@@ -66,7 +66,7 @@ MESSAGES: dict[str, Promise] = {
     "invalid_seat": _("No such seat at this table."),
     "unknown_card": _("Unknown card."),
     "malformed_action": _("That action is not understood."),
-    # Trump Dobon (docs/trump-engine.md, T20.4).
+    # Trump Dobon (docs/trump-engine.md, §T20.4).
     "trump_seats": _("Trump Dobon needs another number of players."),
     "not_in_this_game": _("This game has no such action."),
     "invalid_suit": _("That is not a suit this card can name."),

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from game.views import cpu, docs, history, matches, play, rooms
+from game.views import cpu, docs, history, matches, play, ratings, rooms
 
 app_name = "game"
 urlpatterns: list[URLPattern] = [
@@ -45,6 +45,9 @@ urlpatterns: list[URLPattern] = [
     path("games/<int:game_id>/", history.game_detail, name="game"),
     path("games/<int:game_id>.json", history.game_json, name="game_json"),
     path("leaderboard/", history.leaderboard, name="leaderboard"),
+    # skill ratings (game/views/ratings.py, docs/ratings.md)
+    path("ratings/", ratings.rating_board, name="ratings"),
+    path("leaderboard.json", ratings.leaderboard_json, name="leaderboard_json"),
     # matches (game/views/matches.py)
     path("rooms/<int:room_id>/match/", matches.start_match, name="start_match"),
     path("matches/<int:match_id>/", matches.match_detail, name="match"),

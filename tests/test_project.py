@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_TOP_LEVEL = {
     "manage.py", "pyproject.toml", "README.md", "dobon_site", "game", "accounts",
-    "templates", "static", "tests", ".ci", "Makefile", "docs", "requirements.lock",
+    "templates", "static", "tests", ".ci", "Makefile", "docs", "deploy", "requirements.lock",
 }
 
 
@@ -106,3 +106,22 @@ def test_the_benchmark_scripts_import() -> None:
     for name in ("game.management.bench.match", "game.management.commands.bench_load",
                  "game.management.bench.stack", "game.bots.tournament"):
         assert importlib.import_module(name) is not None
+
+
+def test_the_readme_is_for_users_and_keeps_one_table_of_current_figures() -> None:
+    """Issue #35: what Dobon is, the two commands, the configuration table, production in
+    short with the way to docs/deploy.md, one table of current figures with the machine
+    and the date; the history of every benchmark lives in docs/performance.md."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", readme, re.M | re.S))
+    assert {"Two commands on a fresh machine", "Configuration (environment variables)",
+            "Production stack", "Performance"} <= set(sections)
+    assert "docs/deploy.md" in sections["Production stack"]
+    performance = sections["Performance"]
+    table_heads = re.findall(r"^\| .+ \|\n\| --- ", performance, re.M)
+    assert len(table_heads) == 1
+    assert re.search(r"20\d\d-\d\d-\d\d", performance) and "2-core" in performance
+    assert "###" not in performance and "| before" not in performance  # no history table
+    history = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert "### Cost per move, before and after (issue 10)" in history
+    assert "### Live play: issue #22's goals" in history

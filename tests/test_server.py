@@ -4,12 +4,16 @@ header line every 10 s kept its connection open for ever (300 of 300 at 80 s).
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import time
+
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 from twisted.web import http
 
-from dobon_site.server import limit_request_time
+from dobon_site.server import RestartingWebSocketProtocol, Shutdown, limit_request_time
 
 
 class Answered(http.Request):
@@ -49,3 +53,75 @@ def test_complete_requests_on_a_kept_alive_connection_are_not_timed():
     assert not transport.disconnecting
     assert transport.value().count(b"200 OK") == 3
     assert not clock.getDelayedCalls()
+
+
+# -- issue #30: the drain on SIGTERM, and a second signal -------------------------------------
+
+
+class Stopped:
+    """Stands for `os._exit` (records the status) and for the drain (waits for ever)."""
+
+    def __init__(self) -> None:
+        self.statuses: list[int] = []
+        self.drains = 0
+
+    def exit_now(self, status: int) -> None:
+        self.statuses.append(status)
+
+    async def drain(self) -> None:
+        self.drains += 1
+        await asyncio.sleep(3600)
+
+
+def _shutdown(seconds: float = 60) -> tuple[Shutdown, Stopped]:
+    stopped = Stopped()
+    shutdown = Shutdown(server=None, seconds=seconds, exit_now=stopped.exit_now)  # type: ignore[arg-type]
+    shutdown.drain = stopped.drain  # type: ignore[method-assign]
+    return shutdown, stopped
+
+
+def test_a_second_sigterm_changes_nothing_a_second_sigint_exits_at_once():
+    async def scenario() -> Stopped:
+        shutdown, stopped = _shutdown()
+        shutdown.signalled(signal.SIGTERM)
+        await asyncio.sleep(0)
+        shutdown.signalled(signal.SIGTERM)  # a supervisor repeating itself
+        await asyncio.sleep(0)
+        assert stopped.drains == 1 and stopped.statuses == []
+        shutdown.signalled(signal.SIGINT)  # Ctrl+C twice
+        assert stopped.statuses == [1]
+        assert shutdown.task is not None
+        shutdown.task.cancel()
+        return stopped
+
+    asyncio.run(scenario())
+
+
+def test_a_first_sigint_drains_like_sigterm():
+    async def scenario() -> None:
+        shutdown, stopped = _shutdown()
+        shutdown.signalled(signal.SIGINT)
+        await asyncio.sleep(0)
+        assert stopped.drains == 1 and stopped.statuses == []
+        assert shutdown.task is not None
+        shutdown.task.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_the_process_exits_when_the_time_is_up_whatever_hangs():
+    """The watchdog is a thread: it fires even when the event loop is stuck."""
+    shutdown, stopped = _shutdown(seconds=0.2)
+    shutdown.watchdog()
+    time.sleep(0.6)  # the loop (none here) never gets a turn
+    assert stopped.statuses == [1]
+
+
+def test_1012_goes_out_as_a_close_frame():
+    """autobahn's sendClose refuses 1012 (only 1000 and 3000-4999); the site's protocol
+    sends it as the close frame RFC 6455 registers."""
+    sent: list[int | None] = []
+    protocol = RestartingWebSocketProtocol.__new__(RestartingWebSocketProtocol)
+    protocol.sendCloseFrame = lambda code=None, **kw: sent.append(code)  # type: ignore[method-assign]
+    protocol.serverClose(1012)
+    assert sent == [1012]

@@ -1,0 +1,1 @@
+"""Database migrations of the accounts app (Django's, in order)."""

@@ -41,7 +41,7 @@ class RoomAdmin(admin.ModelAdmin):
     ]
     list_filter = ["game_kind", "trump_preset", "is_public", "seat_count", "created_at"]
     search_fields = ["name", "owner__username", "invite_code"]
-    # The trump match record (T17) is the game's: a settings change ends it (T1.1).
+    # The trump match record (§T17) is the game's: a settings change ends it (§T1.1).
     readonly_fields = ["invite_code", "trump_match", "created_at", "updated_at"]
     autocomplete_fields = ["owner"]
     inlines = [MembershipInline]

@@ -55,7 +55,7 @@ class _EitherGame:
         self.level, self.seed, self._dobon_uno = level, seed, dobon_uno
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
-        if view.get("preset") is not None:  # only trump views carry a preset (T19)
+        if view.get("preset") is not None:  # only trump views carry a preset (§T19)
             return trump.policy(self.level, self.seed).act(view, events)
         return self._dobon_uno.act(view, events)
 

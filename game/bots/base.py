@@ -63,15 +63,15 @@ def without(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
 
 
 def sure_win(legal: Sequence[Action]) -> Action | None:
-    """A return (R10) is always worth taking: the declarers pay instead of us (R11.3)."""
+    """A return (§R10) is always worth taking: the declarers pay instead of us (§R11.3)."""
     return find(legal, "return")
 
 
 def obvious(legal: Sequence[Action], view: View | None = None) -> Action | None:
     """What every level does without weighing anything: a lone listed action, a return
-    (R10, always paid for by the declarers) or else a dobon (R9). None: weigh the rest.
+    (§R10, always paid for by the declarers) or else a dobon (§R9). None: weigh the rest.
 
-    Under blind dobon (HOUSE-RULES.md H10) every seat is offered a dobon on every play and
+    Under blind dobon (HOUSE-RULES.md §H10) every seat is offered a dobon on every play and
     a false declaration costs a penalty, so a dobon or a return is declared only when
     the seat's own hand makes the play (``declaration_holds``); a wait that asks for
     nothing else is declined rather than left to time out."""
@@ -92,12 +92,12 @@ def obvious(legal: Sequence[Action], view: View | None = None) -> Action | None:
 
 def without_claims(legal: Sequence[Action]) -> list[Action]:
     """The listed actions but dobon and return: what is left to weigh once ``obvious``
-    has declined to declare (under H10 a declaration it did not make would be false)."""
+    has declined to declare (under §H10 a declaration it did not make would be false)."""
     return [a for a in legal if a["type"] not in ("dobon", "return")]
 
 
 def swap_choice(legal: Sequence[Action], view: View) -> Action | None:
-    """H6.4 the 7's swap: take the hand of the opponent closest to going out (fewest
+    """§H6.4 the 7's swap: take the hand of the opponent closest to going out (fewest
     cards; on a tie the one that plays soonest), which also stops it going out."""
     swaps = [a for a in legal if a["type"] == "swap"]
     if not swaps:
@@ -110,7 +110,7 @@ def swap_choice(legal: Sequence[Action], view: View) -> Action | None:
 
 def colour_by_hand(legal: Sequence[Action], hand: Sequence[str],
                    weights: Mapping[str, float] | None = None) -> Action | None:
-    """R6: the colour this seat holds most of (number cards weigh a little more, as they
+    """§R6: the colour this seat holds most of (number cards weigh a little more, as they
     are what it goes out with); ``None`` when no colour choice is listed."""
     choices = [a for a in legal if a["type"] == "color"]
     if not choices:

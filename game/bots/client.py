@@ -7,8 +7,8 @@ this package, as a contest team's program would play it (docs/bots-api.md).
 The policy sees what it sees at a room's CPU seat: the seat's view and the events the
 server sent to that seat since the game began (a client that joins mid-game, or sees a
 version skip, asks for them with the resuming `sync`). Where the policy waits
-(``None``) in a wait that blocks the game (R8.2, R9.4, R10), the client declines at once,
-as a person pressing "decline" does, so the wait ends early (R14.2) instead of running
+(``None``) in a wait that blocks the game (§R8.2, §R9.4, §R10), the client declines at once,
+as a person pressing "decline" does, so the wait ends early (§R14.2) instead of running
 out its timeout.
 
 :class:`SeatPlayer` is the decision part, free of sockets; :func:`play_seat` runs it on
@@ -33,7 +33,7 @@ from .knowledge import Event
 
 Message = dict[str, Any]
 
-# The waits that hold the game until every seat asked has answered (R14.2).
+# The waits that hold the game until every seat asked has answered (§R14.2).
 BLOCKING_PHASES = frozenset({"agari_wait", "dobon_wait", "return_wait"})
 WHOLE_GAME = -1  # a resuming sync from this version sends every event of the game
 # Below the server's limit (DOBON_WS_MAX_MESSAGES_PER_SECOND: 20 a second, bursts of 20):
@@ -115,7 +115,7 @@ class SeatPlayer:
         return action
 
     def _too_late(self, deadline: float | None) -> bool:
-        """Past the deadline the server plays the automatic action itself (R14)."""
+        """Past the deadline the server plays the automatic action itself (§R14)."""
         return deadline is not None and deadline < self.clock() + self.clock_offset
 
 

@@ -4,9 +4,9 @@ Each policy is given only ``view(seat)`` and the events its seat may see (``to``
 seat or ``None``, after a ``start`` event shaped like the service layer's), never the
 engine. The driver asks the seats that can act, applies the first answer that is not
 ``None`` and asks again; when every seat waits, the clock jumps to the engine's next
-deadline and ``advance`` applies the timeouts (R14).
+deadline and ``advance`` applies the timeouts (§R14).
 
-Who is asked first matters in races (R7.5: first come, first served). Seats holding a
+Who is asked first matters in races (§R7.5: first come, first served). Seats holding a
 chance (cut-in, dobon, return) are asked before the seat on turn, as in rooms where CPU
 chances are answered after a shorter delay than turns; among them the order is shuffled
 by a generator seeded from the game's seed, so no seat is favoured systematically.

@@ -1,6 +1,6 @@
-"""Level "easy": a uniformly random legal action, except that a dobon (R9) or a dobon
-return (R10) it can declare is always declared, and one it cannot (offered to every seat
-under blind dobon, HOUSE-RULES.md H10) never is."""
+"""Level "easy": a uniformly random legal action, except that a dobon (§R9) or a dobon
+return (§R10) it can declare is always declared, and one it cannot (offered to every seat
+under blind dobon, HOUSE-RULES.md §H10) never is."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A policy is a pure function of ``(level, seed, view, events)``: nothing here kee
 between calls. Card tracking is recomputed from the event log on every decision, which
 is cheap (one pass over the log) because only ``start`` and ``play`` events matter.
 
-The danger of a play (RULES.md R9.1: a seat whose hand total equals the play's points may
+The danger of a play (RULES.md §R9.1: a seat whose hand total equals the play's points may
 dobon) is the chance that some opponent's hand total equals the play's points. An
 opponent's hand is modelled as a uniformly random subset of the cards this seat has not
 seen, of the size the view shows. The distribution of the sum of such a subset comes
@@ -32,12 +32,12 @@ MAX_TRACKED_HAND = 9
 
 POINTS_OF: dict[str, int] = {CODE[i]: POINTS[i] for i in range(len(CARDS))}
 IS_ACTION: dict[str, bool] = {CODE[i]: not IS_NUMBER[i] for i in range(len(CARDS))}
-# How many cards of the deck (R2) are worth each point value.
+# How many cards of the deck (§R2) are worth each point value.
 FULL_VALUES: dict[int, int] = dict(sorted(Counter(POINTS[i] for i in full_deck()).items()))
 
 
 def points(cards: Iterable[str]) -> int:
-    """R2.3: the points of a set of cards."""
+    """§R2.3: the points of a set of cards."""
     return sum(POINTS_OF[c] for c in cards)
 
 
@@ -49,8 +49,8 @@ def color_of(card: str) -> str | None:
 
 def declaration_holds(view: View) -> bool:
     """Whether this seat's whole hand makes the last play's points, as the rules in force
-    judge a dobon or a return (R9.1, R10.1; HOUSE-RULES.md H8 four operations, H9 number
-    cards only). Under H10 the engine does not say, and a false declaration is fined."""
+    judge a dobon or a return (§R9.1, §R10.1; HOUSE-RULES.md §H8 four operations, §H9 number
+    cards only). Under §H10 the engine does not say, and a false declaration is fined."""
     hand = list(view.get("hand") or [])
     last = view.get("last_play") or {}
     if not hand or last.get("seat") is None or last.get("seat") == view.get("seat") and (
@@ -67,7 +67,7 @@ def declaration_holds(view: View) -> bool:
 def seen_values(view: View, events: Sequence[Event] | None) -> dict[int, int]:
     """How many cards of each point value this seat has seen face up or holds: its hand,
     and (given the events) the first card, every play, and hands revealed by a dobon
-    (R9.5). ``events=None`` is a seat that remembers nothing but its own hand."""
+    (§R9.5). ``events=None`` is a seat that remembers nothing but its own hand."""
     cards: list[str] = list(view.get("hand") or [])
     if events is not None:
         for event in events:
@@ -149,11 +149,11 @@ def sum_table(values: tuple[tuple[int, int], ...], kmax: int, smax: int) -> SumT
 def ruled_out_totals(events: Sequence[Event], seats: Sequence[int]) -> dict[int, set[int]]:
     """Totals each of ``seats`` cannot hold, since plays it let pass without a dobon.
 
-    Every level declares every dobon it can (R9), and a seat is told of its chance
-    (R9.3), so when a play's window closed with the game going on, no seat whose hand
+    Every level declares every dobon it can (§R9), and a seat is told of its chance
+    (§R9.3), so when a play's window closed with the game going on, no seat whose hand
     has not changed since could dobon it: its total is not that play's points. A window
-    cut short by a cut-in (R7.2a) proves nothing; nor does the last play while its window
-    may still be open, nor the first card (R3.4).
+    cut short by a cut-in (§R7.2a) proves nothing; nor does the last play while its window
+    may still be open, nor the first card (§R3.4).
     """
     ruled: dict[int, set[int]] = {s: set() for s in seats}
     changed: set[int] = set()
@@ -172,7 +172,7 @@ def ruled_out_totals(events: Sequence[Event], seats: Sequence[int]) -> dict[int,
         elif kind in ("draw", "take", "pass"):
             changed.add(event["seat"])
             closed, by_cut_in = True, False
-        elif kind == "swap":  # H6: hands moved without a draw or a play
+        elif kind == "swap":  # §H6: hands moved without a draw or a play
             changed.update((event["seat"], event["target"]))
         elif kind == "rotate":
             changed.update(seats)
@@ -185,7 +185,7 @@ def ruled_out_totals(events: Sequence[Event], seats: Sequence[int]) -> dict[int,
 
 @lru_cache(maxsize=1024)
 def pair_chance(values: tuple[tuple[int, int], ...], total: int) -> float:
-    """H8: the chance that two random unseen cards make ``total`` by +, −, × or ÷.
+    """§H8: the chance that two random unseen cards make ``total`` by +, −, × or ÷.
 
     >>> round(pair_chance(((2, 1), (3, 1), (5, 1)), 6), 3)  # 2 × 3 of three pairs
     0.333
@@ -223,7 +223,7 @@ class Table:
             sum(v * n for v, n in self.values.items()) / self.pool_size if self.pool_size else 0.0
         )
         # What the log proves about the opponents' totals (only a seat that reads it). With
-        # number-only dobon (H9) a hand of the play's points may hold an action card and so
+        # number-only dobon (§H9) a hand of the play's points may hold an action card and so
         # let the play pass: nothing is proven.
         infer = infer and not (view.get("house_rules") or {}).get("number_only_dobon")
         self.ruled: dict[int, set[int]] = (
@@ -239,8 +239,8 @@ class Table:
         return sum_table(tuple(sorted(self.values.items())), kmax, self.smax)
 
     def hit_chance(self, seat: int, total: int) -> float:
-        """The chance that ``seat``'s hand totals ``total`` (R9.1), given the totals the
-        log rules out for it. Under four-operation dobon (H8) a two-card hand may also
+        """The chance that ``seat``'s hand totals ``total`` (§R9.1), given the totals the
+        log rules out for it. Under four-operation dobon (§H8) a two-card hand may also
         make it by −, × or ÷ (the log's inference is left out there)."""
         k = self.counts[seat]
         if k == 2 and self.arithmetic:

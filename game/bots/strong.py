@@ -2,20 +2,20 @@
 
 It rebuilds, from its view and events, the cards it has not seen (the first card, every
 play and its own hand are known), and from them the chance that each opponent's hand
-totals a given number of points (R9.1) given its card count, ruling out the totals of
+totals a given number of points (§R9.1) given its card count, ruling out the totals of
 plays that went by without a dobon (knowledge.ruled_out_totals). Each option is judged
-in points, as the settlement counts them (R11):
+in points, as the settlement counts them (§R11):
 
-- a play loses the table's total T when an opponent may dobon it (R11.2), unless the
-  hand left equals the play's points so that the dobon would be returned (R10, R11.3);
-- going out gains the opponents' hand points, unless someone dobons it (R8.2, R16.7);
+- a play loses the table's total T when an opponent may dobon it (§R11.2), unless the
+  hand left equals the play's points so that the dobon would be returned (§R10, §R11.3);
+- going out gains the opponents' hand points, unless someone dobons it (§R8.2, §R16.7);
 - the hand left is worth its own dobon chances: the share of unseen cards worth exactly
   its total, over the opponents' plays before its next turn;
-- cards and points shed count for progress; a hand of action cards only is stuck (R8.1);
-- S, +2 and W+4 are worth more when the next seat is close to going out (R4.4);
-- a draw stack is stacked (R5.1) unless taking it costs less than the stacking play's
-  risk (R5.2); the optional draw (R4.2) is valued over the unseen cards;
-- a cut-in (R7) is taken when its value is positive, else the chance is left to lapse.
+- cards and points shed count for progress; a hand of action cards only is stuck (§R8.1);
+- S, +2 and W+4 are worth more when the next seat is close to going out (§R4.4);
+- a draw stack is stacked (§R5.1) unless taking it costs less than the stacking play's
+  risk (§R5.2); the optional draw (§R4.2) is valued over the unseen cards;
+- a cut-in (§R7) is taken when its value is positive, else the chance is left to lapse.
 
 The weights below were chosen by A/B tournaments (docs/bots.md).
 """
@@ -56,7 +56,7 @@ class StrongPolicy:
 
     def act(self, view: View, events: Sequence[Event]) -> Action | None:
         legal: list[Action] = view["legal_actions"]
-        # R10 / R9: a return or a dobon always pays: T from the other side (R11). Even a
+        # §R10 / §R9: a return or a dobon always pays: T from the other side (§R11). Even a
         # dobon that may be returned: the target returns at most about one time in four.
         certain = obvious(legal, view)
         if certain is not None or not legal:
@@ -66,7 +66,7 @@ class StrongPolicy:
         colour = colour_by_hand(legal, view["hand"], weights=_colour_weights(view["hand"]))
         if colour is not None:
             return colour
-        swap = swap_choice(legal, view)  # H6.4
+        swap = swap_choice(legal, view)  # §H6.4
         if swap is not None:
             return swap
         judge = _Judge(table)
@@ -76,7 +76,7 @@ class StrongPolicy:
         if view["turn"] != view["seat"]:
             # R7 cut-in: an extra play, taken when it is worth more than waiting.
             return best if best is not None and best_score > _CUT_IN_BAR else None
-        if view["pending_draw"]:  # R5: stack unless taking costs less than the risk
+        if view["pending_draw"]:  # §R5: stack unless taking costs less than the risk
             take = judge.take(view["pending_draw"])
             return best if best is not None and best_score > take else find(legal, "draw")
         draw = find(legal, "draw")
@@ -109,7 +109,7 @@ class _Judge:
     def hand_value(self, total: int, stuck: bool) -> float:
         """What holding a hand worth ``total`` is worth until our next turn."""
         value = _OWN_DOBON * self.own_chance(total) * self.total
-        return value - _STUCK if stuck else value  # R8.1: no number card to go out with
+        return value - _STUCK if stuck else value  # §R8.1: no number card to go out with
 
     def play(self, cards: Sequence[str]) -> float:
         value = points(cards)
@@ -119,14 +119,14 @@ class _Judge:
             return (1.0 - danger) * self.gain - _RISK * danger * self.total
         score = _PER_CARD * len(cards) + _PER_POINT * value
         if points(rest) == value:
-            score += danger * self.total  # R10: we would return it
+            score += danger * self.total  # §R10: we would return it
         else:
             score -= _RISK * danger * self.total
         return (score + self.hand_value(points(rest), _stuck(rest)) + self.block(cards[-1])
                 + self.moved(cards[-1], len(rest)))
 
     def moved(self, card: str, left: int) -> float:
-        """7-0 (H6): a 7 trades the hand left for the smallest opponent's, a 0 for the
+        """7-0 (§H6): a 7 trades the hand left for the smallest opponent's, a 0 for the
         previous seat's: worth the cards it saves (or costs)."""
         view = self.t.view
         if not (view.get("house_rules") or {}).get("seven_zero") or card[1:] not in ("7", "0"):
@@ -139,8 +139,8 @@ class _Judge:
         return _PER_CARD * (left - other)
 
     def block(self, card: str) -> float:
-        """S, +2 and W+4 hold back the next seat (R4.4): worth most when it is close to
-        going out, which would make us pay our hand (R11.1)."""
+        """S, +2 and W+4 hold back the next seat (§R4.4): worth most when it is close to
+        going out, which would make us pay our hand (§R11.1)."""
         if not card.endswith(("S", "+2", "+4")):
             return 0.0
         view = self.t.view
@@ -160,7 +160,7 @@ class _Judge:
         return expected / t.pool_size - _DRAW_COST - _PER_POINT * t.mean_value
 
     def take(self, count: int) -> float:
-        """Taking a draw stack (R5.2): ``count`` more cards of average points."""
+        """Taking a draw stack (§R5.2): ``count`` more cards of average points."""
         return -count * (_DRAW_COST + _PER_POINT * self.t.mean_value)
 
     def stay(self) -> float:

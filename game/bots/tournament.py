@@ -10,17 +10,17 @@ of trump Dobon in one of its presets (TRUMP-RULES.md: ``au``, the default, or
 g puts level entry i in seat (i + g) mod n, so over every n games each entry sits in
 every position once, and those n games share one deal (the same engine seed): luck of
 the cards is spread evenly over the levels, as in duplicate bridge. Every game is
-independent and played at rate 1 (a room's rate doubles after a deck-out, R12.3; here
+independent and played at rate 1 (a room's rate doubles after a deck-out, §R12.3; here
 nothing carries over).
 
 It prints a table of points per game for each level with 95 % confidence intervals
 (normal approximation over games: a level's points in a game are the mean of its seats'
-deltas; in standard trump they are scores, where lower is better, T16.3), win rates by
-kind of result (R11, R12), paired differences between levels (trump: signed so that a
+deltas; in standard trump they are scores, where lower is better, §T16.3), win rates by
+kind of result (§R11, §R12), paired differences between levels (trump: signed so that a
 positive one favours the first level), and the same figures as JSON on its last line.
 For Dobon UNO ``--preset`` plays every game under one of HOUSE-RULES.md §7's presets (its
 engine rules; a tournament's games are independent, so the room's rate cap and session
-length, H13 and H14, do not apply). The output is a function of the arguments: the same
+length, §H13 and §H14, do not apply). The output is a function of the arguments: the same
 seed gives the same figures (timings are printed on their own line, outside the JSON).
 """
 
@@ -45,7 +45,7 @@ from .trump.driver import play_round
 KINDS = ("agari", "dobon", "return", "deck_out")
 GAMES = ("dobon_uno", "trump")
 TRUMP_PRESETS = ("au", "standard")
-# Seats each game takes (R1.1; TRUMP-RULES.md T1.2).
+# Seats each game takes (§R1.1; TRUMP-RULES.md §T1.2).
 SEATS = {"dobon_uno": (2, 8), "au": (2, 4), "standard": (3, 6)}
 _Z95 = 1.959964
 
@@ -58,8 +58,8 @@ class LevelStats:
     per_game: list[float] = field(default_factory=list)  # mean delta of its seats, per game
     seat_games: int = 0
     wins: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS[:3], 0))
-    dobonned: int = 0        # paid a dobon (R11.2)
-    returned: int = 0        # declared a dobon that was returned (R11.3)
+    dobonned: int = 0        # paid a dobon (§R11.2)
+    returned: int = 0        # declared a dobon that was returned (§R11.3)
     positions: list[int] = field(default_factory=list)
     decisions: int = 0
     seconds: float = 0.0
@@ -127,7 +127,7 @@ def run(games: int, levels: Sequence[str], seed: int, preset: str = "standard",
 def _count(stats: dict[str, LevelStats], seats: list[str], record: GameRecord) -> None:
     result = record.result
     kind, winners = result["kind"], result["winners"]
-    # Dobon UNO and au name who paid; standard has no payments, only losers (T14.3).
+    # Dobon UNO and au name who paid; standard has no payments, only losers (§T14.3).
     payers = ({payer for payer, _, _ in result["payments"]} if result["payments"]
               else set(result.get("losers") or []))
     per_level: dict[str, list[int]] = {}

@@ -1,4 +1,4 @@
-"""In-process timeouts for the laptop default (no broker): `make run` plays R14 alone.
+"""In-process timeouts for the laptop default (no broker): `make run` plays §R14 alone.
 
 A background loop runs `expire_due_games` about four times a second inside the ASGI
 process, so an automatic action lands at most ~0.25 s after its deadline; a version due
@@ -27,6 +27,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
+from game import logs
+from game.clock import heartbeat
 from game.services import clock
 
 log = logging.getLogger(__name__)
@@ -40,7 +42,9 @@ def tick() -> int:
     """One sweep, with fresh database connections (this thread serves no requests)."""
     close_old_connections()
     try:
-        return clock.expire_due_games()
+        changed = clock.expire_due_games()
+        heartbeat.record_sweep(time.time())  # /readyz: the clock is alive
+        return changed
     finally:
         close_old_connections()
 
@@ -62,8 +66,8 @@ async def run_forever() -> None:
             _wake.clear()
             try:
                 await sync_to_async(tick, thread_sensitive=False)()
-            except Exception:  # keep the clock running whatever one sweep did
-                log.exception("in-process timeout sweep failed")
+            except Exception as exc:  # keep the clock running whatever one sweep did
+                log.error("in-process timeout sweep failed", exc_info=logs.withheld(exc))
     finally:
         clock.set_waker(None)
         _wake = None

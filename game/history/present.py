@@ -1,4 +1,4 @@
-"""Words for the history pages: the settlement's arithmetic (R11) and each event of
+"""Words for the history pages: the settlement's arithmetic (§R11) and each event of
 the timeline, in the reader's language. Pure functions of the stored log."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ CHANCE_KINDS = {
     "dobon": gettext_lazy("dobon"),
     "return": gettext_lazy("return the dobon"),
 }
-# Trump Dobon's bonuses (TRUMP-RULES.md T16.4), by the result's names.
+# Trump Dobon's bonuses (TRUMP-RULES.md §T16.4), by the result's names.
 BONUS_NAMES = {
     "multi": gettext_lazy("multi dobon"), "joker": gettext_lazy("joker dobon"),
     "flush": gettext_lazy("flush dobon"), "storm": gettext_lazy("storm dobon"),
@@ -96,13 +96,13 @@ class Settlement:
     rate: int
     seats: list[SettlementSeat]
     payments: list[tuple[str, str, int]]
-    sums: list[str]  # R11's arithmetic, one line each
+    sums: list[str]  # §R11's arithmetic, one line each
 
 
 def settlement_of(
     game: Game, players: list[GamePlayer], events: list[dict[str, Any]]
 ) -> Settlement | None:
-    """The final hands, payments and R11's worked sums of a finished game."""
+    """The final hands, payments and §R11's worked sums of a finished game."""
     result = game.result
     if game.status != Game.Status.FINISHED or not result:
         return None
@@ -133,7 +133,7 @@ def settlement_of(
 
 
 def trump_worked_sums(result: dict[str, Any], names: list[str]) -> list[str]:
-    """TRUMP-RULES.md T15 (au) or T16 (standard) written out with this round's numbers."""
+    """TRUMP-RULES.md §T15 (au) or §T16 (standard) written out with this round's numbers."""
     if result["kind"] == "deck_out" and not result["winners"]:
         return [_("The deck ran out (T9): nobody won this round.")]
     if result["score_order"] == "high":
@@ -159,7 +159,7 @@ def trump_worked_sums(result: dict[str, Any], names: list[str]) -> list[str]:
 
 
 def worked_sums(result: dict[str, Any], names: list[str], target: int | None) -> list[str]:
-    """RULES.md R11 written out with this game's numbers."""
+    """RULES.md §R11 written out with this game's numbers."""
     kind, rate, points = result["kind"], int(result["rate"]), result["hand_points"]
     if kind == "deck_out":
         return [_("Deck-out: no points change hands.")]
@@ -203,9 +203,9 @@ class Line:
 
 
 def first_player_of(initial_state: dict[str, Any]) -> int | None:
-    """R3.2's first player F, read back from the engine state at version 0: the seat for
+    """§R3.2's first player F, read back from the engine state at version 0: the seat for
     which turning up the same first card on the same deal (under the game's house rules)
-    gives the same table. Not always the seat on turn: after a first S (R3.3) F's left
+    gives the same table. Not always the seat on turn: after a first S (§R3.3) F's left
     neighbour is on turn, after a first W F chooses the colour and nobody is on turn.
 
     >>> from game.rules import Game
@@ -309,7 +309,7 @@ def _timeout(e: dict[str, Any], name: str, names: list[str], before: Any) -> Lin
 
 
 def _start(e: dict[str, Any], name: str, names: list[str], before: Any) -> Line:
-    if "preset" in e:  # trump Dobon: no rate (T1.7)
+    if "preset" in e:  # trump Dobon: no rate (§T1.7)
         return Line(e.get("seat"), _("The round starts; field card:"), [e.get("top", "")],
                     "start")
     return Line(e.get("seat"), _("The game starts at ×%(rate)d; first card:")

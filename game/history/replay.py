@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.rules import describe_house_rules, normalize_house_rules, registry
-
-Engine = Any  # an engine of the game's kind (game/rules/registry.py)
+from game.rules.contract import Engine  # an engine of the game's kind (registry.py)
 
 Event = dict[str, Any]
 
@@ -83,7 +82,7 @@ def table_of(engine: Engine) -> dict[str, Any]:
 
 
 def rules_of(initial_state: dict[str, Any]) -> dict[str, Any]:
-    """The rule set a stored game was played under (HOUSE-RULES.md G2, G10), for a game
+    """The rule set a stored game was played under (HOUSE-RULES.md §G2, §G10), for a game
     page or a replay to name: ``{"preset": name or "custom", "changed": {...}, "rules":
     every key}``. A state saved before house rules is the default ("standard").
 
@@ -119,6 +118,40 @@ def rebuild(
     return frames
 
 
+def check_replays(
+    initial_state: dict[str, Any], versions: list[Version], stored_state: dict[str, Any],
+    game_kind: str = registry.DOBON_UNO,
+) -> int:
+    """Replay every stored version and check that the engine ends exactly in
+    `stored_state` (the game row's state): the whole record of a game, read back (a
+    restored backup, an upgraded engine) and found to be the game that was played.
+    Raises `ReplayError` on the first difference; returns how many versions it replayed.
+
+    >>> from game.rules import Game
+    >>> g = Game.new(players=2, first_player=0, seed=5, now=0.0)
+    >>> start, seat = g.to_dict(), g.turn
+    >>> action = g.legal_actions(seat)[0]
+    >>> events = g.apply(seat, action, 1.0)
+    >>> played = [Version(1, {"now": 1.0, "seat": seat, "action": action}, events)]
+    >>> check_replays(start, played, g.to_dict())
+    1
+    >>> check_replays(start, played, start)
+    Traceback (most recent call last):
+    ...
+    game.history.replay.ReplayError: the replayed game does not end in its stored state
+    """
+    engine = registry.load(game_kind, initial_state)
+    replayed = 0
+    for version in versions:
+        if version.number == 0:
+            continue
+        _replay_version(engine, version, 0, keep_states=False)
+        replayed += 1
+    if json.loads(json.dumps(engine.to_dict())) != json.loads(json.dumps(stored_state)):
+        raise ReplayError("the replayed game does not end in its stored state")
+    return replayed
+
+
 def _replay_version(
     engine: Engine, version: Version, first_index: int, keep_states: bool
 ) -> list[Frame]:
@@ -134,7 +167,7 @@ def _replay_version(
         events = engine.resume(now)
         frames.append(_frame(engine, first_index, version.number, now, "resume", None, None,
                              events, keep_states))
-    # One frame per deadline: advance(now) applies them in this same order (R14, R16.10).
+    # One frame per deadline: advance(now) applies them in this same order (§R14, §R16.10).
     while (deadline := engine.next_deadline) is not None and deadline <= now:
         events = engine.advance(deadline)
         seat = events[0].get("seat") if events else None

@@ -15,9 +15,16 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from game.history.ratings import with_rating_changes
 from game.history.replay import Version
 from game.models import Game, GameEvent, GamePlayer, Room
-from game.models.history import DobonTally, PlayerStats, RoomStanding, TrumpPlayerStats
+from game.models.history import (
+    DobonTally,
+    PlayerStats,
+    RoomSession,
+    RoomStanding,
+    TrumpPlayerStats,
+)
 from game.services.history import readable_games_q, room_standings
 
 if TYPE_CHECKING:
@@ -33,7 +40,8 @@ OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def _players_prefetch() -> Prefetch[Any]:
-    return Prefetch("players", queryset=GamePlayer.objects.order_by("seat"))
+    """A game's seats, each with its rating change read in the same query."""
+    return Prefetch("players", queryset=with_rating_changes(GamePlayer.objects.order_by("seat")))
 
 
 # -- a room --------------------------------------------------------------------------------
@@ -48,7 +56,7 @@ def room_history_page(room: Room, page_number: Any, readable: Q | None = None) -
         .exclude(status=Game.Status.RUNNING)  # the predicate of the game_over_by_room index
         .order_by("-number")
         .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at")
-        # G10: each row names its rules; only that key of the initial state is read.
+        # §G10: each row names its rules; only that key of the initial state is read.
         .annotate(house_rules=F("initial_state__house_rules"))
         .prefetch_related(_players_prefetch())
     )
@@ -91,6 +99,14 @@ def dobon_matrix(room: Room) -> DobonMatrix:
 
 def standings(room: Room) -> list[dict[str, Any]]:
     return room_standings(room)
+
+
+def ended_sessions(room: Room) -> list[RoomSession]:
+    """The room's ended §H14 sessions, newest first (§H14.5); no query for a room that
+    never ended one (`Room.sessions_ended` is on the row already read)."""
+    if not room.sessions_ended:
+        return []
+    return list(RoomSession.objects.filter(room=room).order_by("-number"))
 
 
 # -- a game --------------------------------------------------------------------------------
@@ -196,7 +212,7 @@ BOARDS = ("dobon_uno", "trump_au", "trump_standard")
 
 def trump_leaderboard_page(preset: str, page_number: Any) -> Page[TrumpPlayerStats]:
     """Trump players of `preset` by points per game: au highest first, standard lowest
-    first (T17.3)."""
+    first (§T17.3)."""
     order = "points_per_game" if preset == "standard" else "-points_per_game"
     players = (
         TrumpPlayerStats.objects.filter(
@@ -233,7 +249,7 @@ def trump_stats(user: AbstractBaseUser) -> list[TrumpLine]:
 
 def _trump_ahead(higher_first: bool) -> Coalesce:
     """How many ranked players of the outer row's preset stand before it: better points
-    per game (higher for au, lower for standard, T17.3), then more games, then user id."""
+    per game (higher for au, lower for standard, §T17.3), then more games, then user id."""
     better = "points_per_game__gt" if higher_first else "points_per_game__lt"
     same = Q(points_per_game=OuterRef("points_per_game"))
     ahead = (

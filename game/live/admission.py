@@ -67,6 +67,7 @@ from typing import Any
 from django.conf import settings
 
 from accounts.throttle import UNKNOWN_ADDRESS, client_ip_of
+from game import metrics
 from game.live.budgets import Budget
 from game.live.transport import CLOSING_KEY, ASGIApp
 
@@ -162,7 +163,10 @@ class Admission:
         self.app, self.clock, self.pause = app, clock, pause
         self.open = 0
         self.by_address: Counter[str] = Counter()
-        self.buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+        # Handshakes per address, in bursts up to the per-second rate.
+        self.address_handshakes = Budget(
+            "DOBON_WS_HANDSHAKES_PER_SECOND", "DOBON_WS_HANDSHAKES_PER_SECOND"
+        )
         self.process_handshakes = Budget(
             "DOBON_WS_HANDSHAKES_PER_PROCESS_PER_SECOND", "DOBON_WS_HANDSHAKE_BURST_PER_PROCESS"
         )
@@ -179,6 +183,7 @@ class Admission:
             await refuse(receive, send, refusal, delay, self.pause)
             return
         self.open += 1
+        metrics.SOCKETS_OPEN.inc()
         if address is not None:
             self.by_address[address] += 1
         released = False
@@ -191,6 +196,7 @@ class Admission:
             if not released:
                 released = True
                 self.open -= 1
+                metrics.SOCKETS_OPEN.dec()
                 if address is not None:
                     self.by_address[address] -= 1
                     if self.by_address[address] <= 0:
@@ -236,9 +242,7 @@ class Admission:
         process, both or neither; False when either has none left now."""
         now = self.clock()
         quiet = self.quiet(address, now)
-        address_tokens = 0.0 if address is None else self.address_tokens(address, now)
-        if address is not None and address_tokens < 1.0:
-            self.buckets[address] = (address_tokens, now)
+        if address is not None and self.address_handshakes.wait(address, now) > 0.0:
             return False
         budget = self.process_handshakes
         overdraft = budget.burst if quiet else 0.0
@@ -246,7 +250,7 @@ class Admission:
             return False
         budget.take(None, now)
         if address is not None:
-            self.buckets[address] = (address_tokens - 1.0, now)
+            self.address_handshakes.take(address, now)
         return True
 
     def quiet(self, address: str | None, now: float) -> bool:
@@ -264,13 +268,7 @@ class Admission:
 
     def address_tokens(self, address: str, now: float) -> float:
         """The handshakes `address` has left now (bursts up to the per-second rate)."""
-        rate = float(max(settings.DOBON_WS_HANDSHAKES_PER_SECOND, 1))
-        tokens, when = self.buckets.get(address, (rate, now))
-        if len(self.buckets) > 10_000:  # forget full buckets: they are the default again
-            self.buckets = {
-                a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * rate < rate
-            }
-        return min(rate, tokens + (now - when) * rate)
+        return self.address_handshakes.tokens(address, now)
 
 
 @contextlib.asynccontextmanager
@@ -322,5 +320,6 @@ async def refuse(
         return
     if delay > 0:
         await pause(delay)
+    metrics.socket_refused(code)
     await send({"type": "websocket.accept"})
     await send({"type": "websocket.close", "code": code})

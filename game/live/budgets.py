@@ -1,6 +1,8 @@
-"""Budgets a server process keeps over many sockets at once (issue #22, "A crowd stalls
-everyone"): the per-socket token bucket (consumers.TokenBucket) cannot see that 64
-sockets of one address, or 8 sockets of one user, are one client.
+"""The live layer's one token bucket (`Budget`: buckets by key), and the budgets a server
+process keeps over many sockets at once (issue #22, "A crowd stalls everyone"): a
+socket's own message limit (a Budget of one key, consumers.py) cannot see that 64
+sockets of one address, or 8 sockets of one user, are one client. The handshake limits
+(admission.py) are Budgets too.
 
 - syncs per user and per client address: a `sync` reads the whole table and sends it,
   many times a move's cost, and a client needs one only on connect, after a gap or on

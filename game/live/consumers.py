@@ -54,10 +54,10 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from game import json_values
-from game.live import admission, fanout, groups, memory, transport
+from game import json_values, logs, metrics
+from game.live import admission, drain, fanout, groups, memory, transport
 from game.live.admission import client_address
-from game.live.budgets import ProcessBudgets
+from game.live.budgets import Budget, ProcessBudgets
 from game.live.presence import Entry, Join, Registry, registry
 from game.live.shared_reads import SharedReads
 from game.messages import message_for
@@ -72,6 +72,8 @@ T = TypeVar("T")
 REORDER_WAIT = 0.2
 # Moves a socket may have waiting for the database; more answer rate_limited.
 MAX_QUEUED_ACTIONS = 4
+# A socket's own message limit: this many a second, in bursts of as many.
+MESSAGES_PER_SOCKET = "DOBON_WS_MAX_MESSAGES_PER_SECOND"
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404  # no such room, or not yours to see: one code, as HTTP's 404
@@ -84,26 +86,6 @@ CLOSE_CODES = {"anonymous": CLOSE_ANONYMOUS, "forbidden": CLOSE_NOT_FOUND,
                "no_room": CLOSE_NOT_FOUND}
 
 Clock = Callable[[], float]
-
-
-class TokenBucket:
-    """`rate` messages per second on average, bursts up to `rate`. `clock` is an input
-    (monotonic seconds), so tests move time instead of sleeping."""
-
-    def __init__(self, rate: int, clock: Clock = time.monotonic) -> None:
-        self.rate = float(max(rate, 1))
-        self.tokens = self.rate
-        self.clock = clock
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 class ClientGone(Exception):
@@ -171,10 +153,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect_in_turn(self) -> None:
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
+        logs.bind(room=self.room_id)  # this socket's lines, its tasks' and threads' too
         self.user = self.scope.get("user")
         self.language = chosen_language(self.scope.get("cookies", {}))
         self.address = client_address(self.scope)  # None: not grouped by address
-        self.bucket = TokenBucket(settings.DOBON_WS_MAX_MESSAGES_PER_SECOND, self.clock)
+        # The socket's own limit: one bucket of the live layer's one kind (budgets.Budget).
+        self.bucket = Budget(MESSAGES_PER_SOCKET, MESSAGES_PER_SOCKET)
         self.flood = FloodWatch(settings.DOBON_WS_FLOOD_SECONDS, self.clock)
         self.sync_flood = FloodWatch(settings.DOBON_WS_SYNC_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
@@ -207,6 +191,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         memory.start_freezing()
         # Accept first: a close code sent before accepting becomes a bare HTTP 403.
         await self.accept()
+        if drain.current().draining:  # this process is stopping: come back elsewhere
+            await self.close(code=drain.CLOSE_SERVICE_RESTART)
+            return
+        drain.current().register(self)
         transport.bound_kernel_buffer(
             self.scope.get(transport.SCOPE_KEY), settings.DOBON_WS_MAX_SEND_BUFFER
         )
@@ -232,6 +220,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE_ROOM_FULL)
             return
         self.user_id = self.user.pk
+        logs.bind(user=self.user_id)
         # Join before reading the table, so no change falls between the read and the join.
         await self.channel_layer.group_add(groups.room_group(room.pk), self.channel_name)
         await self.channel_layer.group_add(groups.user_group(self.user_id), self.channel_name)
@@ -258,7 +247,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         cap = (settings.DOBON_WS_MAX_PROGRAM_SOCKETS_PER_USER if entry.program
                else settings.DOBON_WS_MAX_SOCKETS_PER_USER)
         async with self.counting:
-            if self.gone.gone:  # the client left already: count nothing
+            if self.gone.gone or self.closing:  # the client left, or was closed: count nothing
                 return False
             if not await sockets().claim(entry, self, cap):
                 return False
@@ -328,9 +317,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if self.user_id is None or self.closing:
+        # Draining (game/live/drain.py): nothing more is read; the client resumes elsewhere.
+        if self.user_id is None or self.closing or drain.current().draining:
             return
-        if not self.bucket.take() or not self.budgets.message_allowed(
+        if not self.bucket.try_take(None, self.clock()) or not self.budgets.message_allowed(
             self.address, self.user_id, self.clock()
         ):
             await self.refuse_flood()
@@ -407,7 +397,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if sum(1 for kind, _ in self.jobs if kind == "action") >= MAX_QUEUED_ACTIONS:
             await self.send_error("rate_limited", refused(action, version))
             return
-        self.jobs.append(("action", (action, version)))
+        self.jobs.append(("action", (action, version, time.monotonic())))
         self.wake.set()
 
     async def send_stamp(self, stamp: Any) -> None:
@@ -447,13 +437,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.wake.clear()
             while self.jobs:
                 kind, payload = self.jobs.popleft()
+                if kind == "sync" and drain.current().draining:
+                    self.sync_in_flight = False  # its answer would go to a closing socket
+                    continue
                 try:
                     if kind == "sync":
                         await self.answer_sync(payload)
                     else:
                         await self.act(payload)
-                except Exception:  # keep serving the socket whatever one job did
-                    log.exception("%s failed in room %s", kind, self.room_id)
+                except Exception as exc:  # keep serving the socket whatever one job did
+                    log.error("%s failed in room %s", kind, self.room_id,
+                              exc_info=logs.withheld(exc))
                 finally:
                     if kind == "sync":
                         self.sync_in_flight = False
@@ -471,25 +465,29 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.pause(wait)
         return False
 
-    async def act(self, move: tuple[Any, int | None]) -> None:
+    async def act(self, move: tuple[Any, int | None, float]) -> None:
         """The move in a task of its own: when the socket closes meanwhile (its worker is
         cancelled), the move still commits and every seat still hears of it."""
         await asyncio.shield(detached(self.apply(move)))
 
-    async def apply(self, move: tuple[Any, int | None]) -> None:
-        action, version = move
+    async def apply(self, move: tuple[Any, int | None, float]) -> None:
+        """`move`: the action, the version the client saw, and when it arrived
+        (monotonic seconds: the move's time to its pushes is a metric)."""
+        action, version, received = move
+        logs.bind(game=self.seen[0] if self.seen else None)  # this move's task only
         try:
             pushes, after = await act_once(self.room_id, self.user, action, version)
         except play.PlayError as exc:
             await self.send_error(exc.code, refused(action, version))
             return
-        except Exception:
-            log.exception("action failed in room %s", self.room_id)
+        except Exception as exc:
+            log.error("action failed in room %s", self.room_id, exc_info=logs.withheld(exc))
             await self.send_error("server_error", refused(action, version))
             return
         # Sent from here, not from the database thread, which is free for the next
         # move meanwhile. No direct answer: the change arrives through the groups.
         await play.send_pushes(pushes)
+        metrics.moves_pushed(committed_kinds(pushes), time.monotonic() - received)
         for work in after:  # the lean path's after-commit ORM work (a CPU due soon)
             await db_write(work)
 
@@ -507,8 +505,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.syncing = None
             await self.close(code=CLOSE_NOT_FOUND)
             return False
-        except Exception:
-            log.exception("sync failed in room %s", self.room_id)
+        except Exception as exc:
+            log.error("sync failed in room %s", self.room_id, exc_info=logs.withheld(exc))
             state = None
         held, self.syncing = self.syncing, None
         if state is None:
@@ -567,11 +565,26 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
+    def busy(self) -> bool:
+        """A move of this socket waits to run, or a push waits for an earlier version:
+        the drain (game/live/drain.py) lets both finish before closing the sockets."""
+        return bool(self.held) or any(kind == "action" for kind, _ in self.jobs)
+
+    async def close_for_restart(self) -> None:
+        """The process is stopping: counted out, then closed with 1012 (service
+        restart); the client reconnects and resumes by version."""
+        if not self.closing:
+            await self.close(code=drain.CLOSE_SERVICE_RESTART)
+
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         """Closed by the server: counted out first, so that once the client has the close
         frame it may open another socket at once."""
         self.closing = True
         await self.release()
+        # A restart's 1012 is no refusal: each deploy would show as a burst of them.
+        refused = isinstance(code, int) and not isinstance(code, bool)
+        if refused and code != drain.CLOSE_SERVICE_RESTART:
+            metrics.socket_refused(int(code))
         await super().close(code=code, reason=reason)
 
     async def drop_slow_reader(self, backlog: int) -> None:
@@ -759,6 +772,12 @@ def push_state(push: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def committed_kinds(pushes: list[play.Push]) -> list[str]:
+    """The game kind of every version a move committed (each has one watchers' push)."""
+    return [message.get("game_kind") or "dobon_uno" for _, message in pushes
+            if message.get("type") == "game.public"]
+
+
 # (room, game, version, language): the watchers' table and its encoded frame.
 _watch_frames: OrderedDict[tuple[Any, ...], tuple[dict[str, Any], str]] = OrderedDict()
 WATCH_FRAMES_KEPT = 64
@@ -783,15 +802,11 @@ def encode(content: Any) -> str:
     return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS, default=str).decode()
 
 
-_detached: set[asyncio.Task[Any]] = set()
-
-
 def detached(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
     """`work` as a task that no socket owns: kept until it ends, even when the socket
-    that started it is closed and its tasks are cancelled."""
+    that started it is closed and its tasks are cancelled; a drain waits for it."""
     task = asyncio.get_running_loop().create_task(work)
-    _detached.add(task)
-    task.add_done_callback(_detached.discard)
+    drain.current().track(task)
     return task
 
 

@@ -46,6 +46,7 @@ from typing import Any, Protocol
 import orjson
 from django.conf import settings
 
+from game import logs
 from game.live.groups import fanout_group
 
 log = logging.getLogger(__name__)
@@ -213,8 +214,9 @@ class Fanout:
                 continue  # our own move: its sockets here have it already (unopened)
             try:
                 await self.hand_out(opened(message))
-            except Exception:  # a malformed message must not end the process's fan-out
-                log.exception("fan-out of a move to room %s failed", message.get("room"))
+            except Exception as exc:  # a malformed message must not end the process's fan-out
+                log.error("fan-out of a move to room %s failed", message.get("room"),
+                          exc_info=logs.withheld(exc))
 
     async def publish(self, move: dict[str, Any]) -> None:
         """A move committed in this process: one message for the other processes, then
@@ -237,8 +239,9 @@ class Fanout:
                 continue
             try:
                 await socket.take_push(push)
-            except Exception:  # one broken socket must not keep the move from the others
-                log.exception("push to a socket of room %s failed", move["room"])
+            except Exception as exc:  # one broken socket must not keep the move from the others
+                log.error("push to a socket of room %s failed", move["room"],
+                          exc_info=logs.withheld(exc))
 
 
 _fanouts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Fanout] = (

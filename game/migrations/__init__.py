@@ -1,0 +1,1 @@
+"""Database migrations of the game app (Django's, in order)."""

@@ -3,8 +3,9 @@ that `from game.models import Game` works (migrations and the admin rely on it).
 
 - rooms: Room, Membership, CPU levels and seat names;
 - games: Game, GamePlayer, GameEvent (the engine state and its event log);
-- history: the aggregates kept up to date when a game finishes;
-- matches: Match, a fixed number of games played in a row.
+- history: the aggregates kept up to date when a game finishes, and ended §H14 sessions;
+- matches: Match, a fixed number of games played in a row;
+- ratings: skill ratings per game and track, and each rated game's changes.
 """
 
 from game.models.games import Game, GameEvent, GamePlayer
@@ -12,10 +13,12 @@ from game.models.history import (
     Counters,
     DobonTally,
     PlayerStats,
+    RoomSession,
     RoomStanding,
     TrumpPlayerStats,
 )
 from game.models.matches import Match, MatchStanding
+from game.models.ratings import RatedGame, Rating, RatingChange, RatingTrack
 from game.models.rooms import (
     DEFAULT_ROUNDS,
     DEFAULT_SEATS,
@@ -45,7 +48,7 @@ __all__ = [
     "DEFAULT_ROUNDS", "DEFAULT_START_POINTS", "MAX_ROUNDS", "MAX_START_POINTS", "MIN_ROUNDS",
     "MIN_START_POINTS", "TRUMP_SEATS", "GameKind", "TrumpPreset",
     "Counters", "CpuLevel", "DobonTally", "Game", "GameEvent", "GamePlayer", "Match",
-    "MatchStanding",
-    "Membership", "PlayerStats", "Room", "RoomStanding", "TrumpPlayerStats",
+    "MatchStanding", "RatedGame", "Rating", "RatingChange", "RatingTrack",
+    "Membership", "PlayerStats", "Room", "RoomSession", "RoomStanding", "TrumpPlayerStats",
     "cpu_display_name", "new_invite_code", "player_name",
 ]

@@ -53,7 +53,7 @@ class Game(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )
-    # 64-bit columns for the rate and every point total (R16.14: up to 2^20 per game).
+    # 64-bit columns for the rate and every point total (§R16.14: up to 2^20 per game).
     rate = models.PositiveBigIntegerField(_("rate"), default=1)
     # The game this round plays (fixed when it starts: the room may change later) and,
     # for trump Dobon, its preset. game/rules/registry.py loads `state` by this kind.
@@ -66,6 +66,9 @@ class Game(models.Model):
         "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )
     result = models.JSONField(_("result"), null=True, blank=True)
+    # The room's `rated` when the game started (docs/ratings.md): a rebuild of the
+    # ratings reads it here, whatever the room says later.
+    rated = models.BooleanField(_("rated"), default=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

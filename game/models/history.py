@@ -8,6 +8,7 @@ The history pages read these instead of adding up thousands of games per request
 - `PlayerStats`: the same per registered user over every room, plus the best game and
   points per game for the leaderboard. CPU players have none.
 - `DobonTally`: who dobon'd whom in a room (declarer × target), with counts and points.
+- `RoomSession`: each ended §H14 session of a room, with its final standings.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from game.models.rooms import CpuLevel, GameKind, player_name
 
 
 class Counters(models.Model):
-    """What a standings line and a profile both count (RULES.md R8–R12)."""
+    """What a standings line and a profile both count (RULES.md §R8–§R12)."""
 
     games = models.PositiveIntegerField(_("games"), default=0)
     points = models.BigIntegerField(_("points"), default=0)
@@ -120,7 +121,7 @@ class PlayerStats(Counters):
 class TrumpPlayerStats(Counters):
     """A registered player's trump Dobon totals over every room, one line per preset: au
     and standard points never mix with each other nor with Dobon UNO's (`PlayerStats`).
-    Standard ranks lowest points per game first (score_order "low", T17.3)."""
+    Standard ranks lowest points per game first (score_order "low", §T17.3)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trump_stats"
@@ -164,3 +165,29 @@ class DobonTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.declarer_id} → {self.target_id}: {self.count}"
+
+
+class RoomSession(models.Model):
+    """One ended §H14 session of a room (HOUSE-RULES.md §H14.5: "the room keeps them in its
+    history"): its number, how many games it had, why it ended (`"games"`, `"target"`,
+    `"rules"`) and its final standings (`[{"username", "points", "place"}, ...]`). Written
+    in the transaction that ends the session (game/services/house.py); `Room.last_session`
+    keeps a copy of the newest for the room page and the table."""
+
+    room = models.ForeignKey("game.Room", on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveIntegerField(_("session"))
+    games = models.PositiveIntegerField(_("games"))
+    reason = models.CharField(_("ended by"), max_length=16)
+    standings = models.JSONField(_("standings"), default=list)
+    ended_at = models.DateTimeField(_("ended"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+        ordering = ["room", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="one_session_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} session {self.number}: {self.games} games ({self.reason})"

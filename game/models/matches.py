@@ -36,7 +36,7 @@ class Match(models.Model):
         _("games"), validators=[MinValueValidator(MIN_GAMES), MaxValueValidator(MAX_GAMES)]
     )
     games_finished = models.PositiveIntegerField(_("games finished"), default=0)
-    # Seconds a program seat has to act before its R14 automatic action; None: the room's.
+    # Seconds a program seat has to act before its §R14 automatic action; None: the room's.
     program_timeout = models.PositiveSmallIntegerField(
         _("program timeout (seconds)"),
         null=True,

@@ -15,7 +15,7 @@ from game.rules import rate_for
 
 MIN_SEATS, MAX_SEATS, DEFAULT_SEATS = 2, 8, 4
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 5, 60, 10
-# TRUMP-RULES.md T1.4 (au starting points) and T1.5 (standard rounds per match).
+# TRUMP-RULES.md §T1.4 (au starting points) and §T1.5 (standard rounds per match).
 MIN_START_POINTS, MAX_START_POINTS, DEFAULT_START_POINTS = 100, 100_000, 1_000
 MIN_ROUNDS, MAX_ROUNDS, DEFAULT_ROUNDS = 1, 1_000, 20
 
@@ -28,13 +28,13 @@ class GameKind(models.TextChoices):
 
 
 class TrumpPreset(models.TextChoices):
-    """TRUMP-RULES.md T1: the two definitions of trump Dobon."""
+    """TRUMP-RULES.md §T1: the two definitions of trump Dobon."""
 
     AU = "au", _("au (points, dobon chain)")
     STANDARD = "standard", _("standard (auction, しばり)")
 
 
-# T1.2: the seats each preset allows.
+# §T1.2: the seats each preset allows.
 TRUMP_SEATS = {TrumpPreset.AU: (2, 4), TrumpPreset.STANDARD: (3, 6)}
 
 
@@ -107,6 +107,8 @@ class Room(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     # Quick reactions at the table (game/services/stamps.py); the owner may turn them off.
     stamps_enabled = models.BooleanField(_("stamps"), default=True)
+    # Whether finished games here change skill ratings (docs/ratings.md); between games.
+    rated = models.BooleanField(_("rated"), default=True)
     game_kind = models.CharField(
         _("game"), max_length=16, choices=GameKind.choices, default=GameKind.DOBON_UNO
     )
@@ -121,21 +123,21 @@ class Room(models.Model):
         _("rounds per match"), default=DEFAULT_ROUNDS,
         validators=[MinValueValidator(MIN_ROUNDS), MaxValueValidator(MAX_ROUNDS)],
     )
-    # The running trump match (T17): {"record": match_new(...)/match_update(...),
+    # The running trump match (§T17): {"record": match_new(...)/match_update(...),
     # "room_seats": [...]} carried round to round; None before the first round and after
-    # a setting changed (T1.1, T17.5). Dobon UNO rooms leave it empty.
+    # a setting changed (§T1.1, §T17.5). Dobon UNO rooms leave it empty.
     trump_match = models.JSONField(_("trump match"), null=True, blank=True)
     invite_code = models.CharField(
         _("invite code"), max_length=32, unique=True, default=new_invite_code, editable=False
     )
-    # RULES.md R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k,
-    # at most 2**20 (R16.14).
+    # RULES.md §R12.3: consecutive deck-outs of the whole room; the next game's rate is 2**k,
+    # at most 2**20 (§R16.14).
     deck_out_streak = models.PositiveIntegerField(_("consecutive deck-outs"), default=0)
-    # HOUSE-RULES.md G1/G4: the room's house rules, a full mapping (every key) or {} for
-    # none (RULES.md exactly); `house_base` the preset the owner started from (§7, G10).
+    # HOUSE-RULES.md §G1/§G4: the room's house rules, a full mapping (every key) or {} for
+    # none (RULES.md exactly); `house_base` the preset the owner started from (§7, §G10).
     house_rules = models.JSONField(_("house rules"), default=dict, blank=True)
     house_base = models.CharField(_("house rules preset"), max_length=16, blank=True, default="")
-    # H14: the current session holds the finished games numbered above `session_since`;
+    # §H14: the current session holds the finished games numbered above `session_since`;
     # `last_session` keeps the final standings of the last session that ended.
     session_since = models.PositiveIntegerField(_("session starts after game"), default=0)
     sessions_ended = models.PositiveIntegerField(_("sessions ended"), default=0)
@@ -180,7 +182,7 @@ class Room(models.Model):
 
     @property
     def next_rate(self) -> int:
-        """R12.3's rate (2**k, at most 2**20), capped by H13's `rate_cap` (H13.1: only the
+        """§R12.3's rate (2**k, at most 2**20), capped by §H13's `rate_cap` (§H13.1: only the
         rate is capped, the count k is kept)."""
         rate = rate_for(self.deck_out_streak)
         cap = (self.house_rules or {}).get("rate_cap")
@@ -193,7 +195,7 @@ class Room(models.Model):
 
 class Membership(models.Model):
     """A user, or a CPU player (no user, a `cpu_level`), seated in a room. Seat indices
-    run clockwise (RULES.md R1.1)."""
+    run clockwise (RULES.md §R1.1)."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(

@@ -29,7 +29,7 @@ from .dobon_uno.house import (
 )
 from .dobon_uno.result import MAX_RATE, Result, ResultKind, rate_for, result_to_dict
 
-# HOUSE-RULES.md G4: every key at its default (a read-only mapping).
+# HOUSE-RULES.md §G4: every key at its default (a read-only mapping).
 DEFAULT_HOUSE_RULES = PRESETS["standard"]
 
 __all__ = [

@@ -15,17 +15,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.rules.contract import Engine, EngineClass
 from game.rules.dobon_uno.game import Game as DobonUnoGame
 from game.rules.trump import Game as TrumpGame
 
 DOBON_UNO = "dobon_uno"
 TRUMP_DOBON = "trump_dobon"
 
-ENGINES: dict[str, type[Any]] = {DOBON_UNO: DobonUnoGame, TRUMP_DOBON: TrumpGame}
+# mypy checks here that both engine classes keep the contract (game/rules/contract.py).
+ENGINES: dict[str, EngineClass] = {DOBON_UNO: DobonUnoGame, TRUMP_DOBON: TrumpGame}
 KINDS = tuple(ENGINES)
 
 
-def engine_class(kind: str) -> type[Any]:
+def engine_class(kind: str) -> EngineClass:
     """The engine class of `kind`; a stored game without a kind is Dobon UNO."""
     try:
         return ENGINES[kind or DOBON_UNO]
@@ -33,6 +35,6 @@ def engine_class(kind: str) -> type[Any]:
         raise ValueError(f"unknown game kind {kind!r}; one of {KINDS}") from None
 
 
-def load(kind: str, state: dict[str, Any]) -> Any:
+def load(kind: str, state: dict[str, Any]) -> Engine:
     """The engine of `kind` rebuilt from its `to_dict()`."""
     return engine_class(kind).from_dict(state)

@@ -1,4 +1,4 @@
-"""The clock of every running game (R14 timeouts, CPU moves, a match's program clock):
+"""The clock of every running game (§R14 timeouts, CPU moves, a match's program clock):
 finding what is due, and doing it.
 
 - **Finding** (`dispatch_due_games`): Celery beat (game/clock/beat.py) reads the indexed
@@ -8,7 +8,7 @@ finding what is due, and doing it.
   moment, not sent ahead with an ETA: a worker keeps ETA tasks in its own memory and
   runs them first come, first served when their time comes, so the broker's priorities
   would order nothing under load. Beat applies no move.
-- **Who goes first** (`priority_of`): a person's own clock is `PERSON`: an R14 timeout in
+- **Who goes first** (`priority_of`): a person's own clock is `PERSON`: an §R14 timeout in
   a room with people, and the CPU move a person is waiting for (at a table where a
   person acted within `ATTENDED_SECONDS`, noted in the cache by `note_plan`); the CPU
   moves of tables nobody plays at (a "play now" table left alone) are `TABLE`; matches
@@ -47,6 +47,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
+from game import logs, metrics
 from game.models import Game
 from game.services import cpu, engines, matches, panel, play
 
@@ -62,7 +63,7 @@ BUDGET_SECONDS = 0.05
 # lost): longer than a task waits in a busy queue, short enough that a game barely notices.
 CLAIM_SECONDS = 10.0
 # Without a broker, a version due within this wakes the in-process scheduler at its
-# moment (CPU think times are 0.6–2 s; R14 timeouts, 5 s or more, wait for the sweep).
+# moment (CPU think times are 0.6–2 s; §R14 timeouts, 5 s or more, wait for the sweep).
 # With a broker, beat holds and sends everything due later than its next sweep itself.
 SOON_SECONDS = 3.0
 # Celery task priorities: Redis serves 0 first. kombu keeps four lists per queue, for the
@@ -73,7 +74,7 @@ SOON_SECONDS = 3.0
 PERSON, TABLE, BULK = 0, 3, 9
 # A table where a person acted this recently is attended: its CPUs' moves are that
 # person's wait (PERSON). Longer than a round of CPU turns, shorter than a person's
-# turns played by R14 timeouts take to go round an abandoned table.
+# turns played by §R14 timeouts take to go round an abandoned table.
 ATTENDED_SECONDS = 30.0
 
 RUN_TASK = "game.tasks.run_due_game"
@@ -90,7 +91,7 @@ class Due:
 
 def priority_of(in_match: bool, cpu_move: bool, attended: bool = False) -> int:
     """Whose wait a due version ends: a match's (BULK), a CPU move at a table nobody
-    plays at (TABLE), or a person's (PERSON): their own R14 clock, or the CPU move they
+    plays at (TABLE), or a person's (PERSON): their own §R14 clock, or the CPU move they
     wait for at an attended table."""
     if in_match:
         return BULK
@@ -136,8 +137,9 @@ def expire_due_games(now: float | None = None, grace: float = 0.0) -> int:
     for due in find_due(now - grace, claimed_too=True):
         try:
             changed += run_due_game(due.game_id, due.version, now, inline=True) > 0
-        except Exception:  # one broken game must not stop the others' clocks
-            log.exception("timeout sweep failed for game %s", due.game_id)
+        except Exception as exc:  # one broken game must not stop the others' clocks
+            log.error("timeout sweep failed for game %s", due.game_id,
+                      exc_info=logs.withheld(exc))
     return changed
 
 
@@ -208,6 +210,17 @@ def claim(due: list[Due], until: float) -> None:
     Game.objects.filter(versions).update(
         claim_version=F("version"), claimed_until=play.to_datetime(until)
     )
+
+
+def unclaim(due: list[Due]) -> None:
+    """Hand back the claims of versions found but never sent (a beat that lost the
+    clock), so that the next sweep sends them without waiting CLAIM_SECONDS."""
+    if not due:
+        return
+    versions = Q()
+    for item in due:
+        versions |= Q(pk=item.game_id, claim_version=item.version)
+    Game.objects.filter(versions).update(claimed_until=None)
 
 
 def send_task(name: str, args: list[int], priority: int = BULK, eta: float | None = None) -> None:
@@ -334,7 +347,11 @@ def run_due_game(game_id: int, version: int, now: float | None = None,
     versions applied (0: nothing was due or the version moved on), or SKIPPED.
 
     `now` is injected by tests (and then every version of the chain uses it)."""
-    fixed_now = now
+    with logs.bound(game=game_id):  # the game of every log line meanwhile
+        return _run_chain(game_id, version, now, inline)
+
+
+def _run_chain(game_id: int, version: int, fixed_now: float | None, inline: bool) -> int:
     started = time.monotonic()
     applied = 0
     _running.game_id, _running.next = game_id, None
@@ -378,6 +395,13 @@ def _run_one(game_id: int, version: int, now: float) -> int | None:
         return outcome.version
 
 
+def note_applied(game: Game, due: str, lateness: float) -> None:
+    """The metrics of what the clock applies (`due`: "timeout" or "cpu"), once it is
+    committed: `lateness` from its deadline to `now`, the moment it is applied at."""
+    kind = game.game_kind
+    transaction.on_commit(lambda: metrics.clock_applied(kind, due, lateness))
+
+
 def _release(game: Game) -> None:
     if game.claimed_until is not None:
         Game.objects.filter(pk=game.pk).update(claimed_until=None)
@@ -386,11 +410,17 @@ def _release(game: Game) -> None:
 def _advance_locked(game: Game, now: float) -> play.Outcome | None:
     play.relax_commit()
     if cpu.is_due(game, now):
-        return cpu.run_due(game, now)
+        assert game.cpu_due is not None
+        cpu_due = game.cpu_due.timestamp()
+        outcome = cpu.run_due(game, now)
+        if outcome is not None:
+            note_applied(game, "cpu", now - cpu_due)
+        return outcome
     engine = engines.load(game)
     deadline = engine.next_deadline
     if deadline is None or deadline > now:
         return None
+    note_applied(game, "timeout", now - deadline)
     events, step = play.advance_clock(engine, now)
     change = play.do_save(game, engine, events, now, step=step)
     finished = change.status != Game.Status.RUNNING

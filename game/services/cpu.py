@@ -2,7 +2,7 @@
 
 A CPU seat has no login and no socket. It acts through the same locked path as a
 person's move (`play.apply_action`, then `play.do_save`), and it is woken by the same
-deadline machinery as the R14 timeouts, so there are no extra threads or processes and
+deadline machinery as the §R14 timeouts, so there are no extra threads or processes and
 nothing sleeps in a request:
 
 - After every saved change, each CPU seat that may act now gets a human-like delay
@@ -14,7 +14,7 @@ nothing sleeps in a request:
   the CPU seats in the order of their delays ask their policy; the first action one
   returns is applied and saved as the next version, which plans the next CPU move.
 - A policy that raises, answers too slowly or answers something illegal is logged and
-  ignored for that version: the seat's R14 timeout then plays for it. A policy that
+  ignored for that version: the seat's §R14 timeout then plays for it. A policy that
   answers None (wait) is not asked again until the table changes.
 
 Delays and policy seeds come from the game and its version, so a replay is identical.
@@ -37,7 +37,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from game import logs
 from game.models import Game, GameEvent, GameKind, Room
+from game.rules.contract import Engine
 from game.services import engines, matches, play, rooms
 
 if TYPE_CHECKING:
@@ -48,7 +50,6 @@ log = logging.getLogger(__name__)
 
 Action = dict[str, Any]
 Event = dict[str, Any]
-Engine = Any  # an engine of the game's kind (game/services/engines.py)
 
 # Seconds a CPU "thinks" before acting (times DOBON_CPU_DELAY_PERCENT / 100).
 DELAY_TURN = (0.6, 2.0)
@@ -188,8 +189,8 @@ def _first_cpu_move(
         try:
             return CpuMove(turn.seat, action, play.apply_action(engine, turn.seat, action, now))
         except play.PlayError as exc:  # the engine refused: a policy bug, logged
-            log.error("CPU %s in game %s seat %s played %r: refused (%s)",
-                      turn.level, game.pk, turn.seat, action, exc.code)
+            log.error("CPU %s in game %s seat %s played a %s action: refused (%s)",
+                      turn.level, game.pk, turn.seat, logs.action_type(action), exc.code)
     return None
 
 
@@ -212,14 +213,15 @@ def ask_policy(
     game: Game, turn: CpuTurn, view: dict[str, Any], events: list[Event]
 ) -> Action | None:
     """The policy's action if it is one of the legal actions and came in time, else None
-    (logged): the seat's R14 timeout then plays for it."""
+    (logged): the seat's §R14 timeout then plays for it."""
     seed = random.Random(f"{game.pk}:{game.version}:{turn.seat}").getrandbits(63)
     started = time.perf_counter()
     kind = engines.of(game)
     try:
         action = (policy_factory or kind.policy)(turn.level, seed).act(view, events)
-    except Exception:
-        log.exception("CPU policy %s failed in game %s seat %s", turn.level, game.pk, turn.seat)
+    except Exception as exc:
+        log.error("CPU policy %s failed in game %s seat %s", turn.level, game.pk, turn.seat,
+                  exc_info=logs.withheld(exc))
         return None
     elapsed = time.perf_counter() - started
     if elapsed > POLICY_TIME_LIMIT:
@@ -227,8 +229,8 @@ def ask_policy(
                   turn.level, elapsed, game.pk, turn.seat)
         return None
     if action is not None and not kind.offers(view["legal_actions"], action):
-        log.error("CPU policy %s answered %r, not a legal action, in game %s seat %s",
-                  turn.level, action, game.pk, turn.seat)
+        log.error("CPU policy %s answered a %s that is not a legal action in game %s seat %s",
+                  turn.level, logs.action_type(action), game.pk, turn.seat)
         return None
     return action
 
@@ -245,7 +247,7 @@ def start_game_against_cpus(
 ) -> Game:
     """A private room with `user` and three CPU players of `level`, and its first game
     started: from the lobby to the first card in one transaction. `game_kind` and
-    `trump_preset` choose the game (four seats suit both trump presets, T1.2)."""
+    `trump_preset` choose the game (four seats suit both trump presets, §T1.2)."""
     level = rooms.check_cpu_level(level)
     name = _("%(name)s vs CPU") % {"name": user.username}
     with transaction.atomic():

@@ -7,11 +7,11 @@ insert-if-missing, lock, and bulk-update each aggregate table. Aborted games are
 settled and so count nowhere; they still appear in the room's history list.
 
 Counting rules (RULES.md):
-- a *win* is being among `result.winners`: the player who went out (R8), each dobon
-  declarer (R9), or the returning player (R10), by that kind;
-- *dobon'd* counts the games a player lost to a dobon (R11.2); a returned dobon
-  (R11.3) counts as the target's return win instead;
-- a *deck-out* counts for every seat of a game that ended by R12.
+- a *win* is being among `result.winners`: the player who went out (§R8), each dobon
+  declarer (§R9), or the returning player (§R10), by that kind;
+- *dobon'd* counts the games a player lost to a dobon (§R11.2); a returned dobon
+  (§R11.3) counts as the target's return win instead;
+- a *deck-out* counts for every seat of a game that ended by §R12.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
     from django.contrib.auth.models import AnonymousUser
 
-    from game.rules import Game as Engine
+    from game.rules.contract import Engine
 
 COUNTER_FIELDS = [
     "games", "points", "wins_agari", "wins_dobon", "wins_return", "dobonned", "deck_outs",
@@ -279,7 +279,7 @@ def _record_dobons(
     declarers: list[int],
 ) -> None:
     """Who dobon'd whom: a tally per (declarer, target) with the points that changed
-    hands between the two (R11.2 the target pays; R11.3 the declarer pays back)."""
+    hands between the two (§R11.2 the target pays; §R11.3 the declarer pays back)."""
     if target is None or target not in standings:
         return
     returned = summary["kind"] == "return"
@@ -325,7 +325,7 @@ def room_standings(room: Room) -> list[dict[str, Any]]:
 
 def standing_order(room: Room) -> tuple[str, ...]:
     """Best first: highest points, except trump standard, where lowest totals win
-    (`score_order` "low", T17.3)."""
+    (`score_order` "low", §T17.3)."""
     if room.game_kind == GameKind.TRUMP_DOBON and room.trump_preset == "standard":
         return ("points", "-games", "name")
     return ("-points", "-games", "name")

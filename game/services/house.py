@@ -1,13 +1,13 @@
-"""A room's house rules (HOUSE-RULES.md G1) and the two rules the room applies itself:
-H13's rate cap (`Room.next_rate`) and H14's sessions.
+"""A room's house rules (HOUSE-RULES.md §G1) and the two rules the room applies itself:
+§H13's rate cap (`Room.next_rate`) and §H14's sessions.
 
-- `check_house_rules` validates a mapping with the engine's own validation (G4): a
+- `check_house_rules` validates a mapping with the engine's own validation (§G4): a
   `RoomError` naming the rule, nothing saved.
 - `do_change_rules` (under the room lock, between games only: the caller checks) stores
-  the new set; a change ends the running session at once (H14.6).
+  the new set; a change ends the running session at once (§H14.6).
 - `do_game_finished` is connected to the "finished" moment (game/services/wiring.py):
   after each finished game of a room whose rules set a session end, it ends the session
-  when its games or its target are reached (H14.2–H14.5). Matches ignore sessions (D3).
+  when its games or its target are reached (§H14.2–§H14.5). Matches ignore sessions (D3).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from typing import Any
 from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 
-from game.models import Game, GamePlayer, Room
+from game.models import Game, GamePlayer, Room, RoomSession
 from game.rules import PRESET_NAMES, normalize_house_rules, preset_of
 
 SESSION_KEYS = ("session_games", "session_target")
 
 
 class HouseRulesError(ValueError):
-    """A rule set the engine refuses; `message` names the key and the rule (G4)."""
+    """A rule set the engine refuses; `message` names the key and the rule (§G4)."""
 
 
 def check_house_rules(rules: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -49,7 +49,7 @@ def has_sessions(rules: Mapping[str, Any] | None) -> bool:
 
 def do_change_rules(room: Room, rules: dict[str, Any], base: str) -> bool:
     """Under the room lock with no game running: store `rules` (from `check_house_rules`).
-    True when they changed; a change ends the running session (H14.6) and the next one
+    True when they changed; a change ends the running session (§H14.6) and the next one
     starts with the next game."""
     base = check_base(base)
     changed = rules != (room.house_rules or {})
@@ -68,7 +68,7 @@ def _last_number(room: Room) -> int:
     return latest or 0
 
 
-# -- sessions (H14) ---------------------------------------------------------------------
+# -- sessions (§H14) ---------------------------------------------------------------------
 
 
 def _session_games(room: Room, exclude: int | None = None) -> Any:
@@ -82,8 +82,8 @@ def session_standings(
     room: Room, extra: list[tuple[str, int | None, int | None, str | None, int]] | None = None,
     exclude: int | None = None,
 ) -> dict[str, Any]:
-    """The current session: its finished games and each player's session points (H14.1),
-    highest first; equal points share a place (H14.5). `extra` adds a game being
+    """The current session: its finished games and each player's session points (§H14.1),
+    highest first; equal points share a place (§H14.5). `extra` adds a game being
     finished (name, user id, room seat, CPU level, delta) that is not saved yet."""
     games = _session_games(room, exclude)
     rows = (
@@ -138,7 +138,7 @@ def session_info(room: Room) -> dict[str, Any] | None:
 
 
 def _session_over(rules: Mapping[str, Any], played: dict[str, Any]) -> str | None:
-    """Why the session ends now (H14.2, H14.3, H14.4: whichever comes first), or None."""
+    """Why the session ends now (§H14.2, §H14.3, §H14.4: whichever comes first), or None."""
     limit, target = rules.get("session_games"), rules.get("session_target")
     if target and any(abs(r["points"]) >= target for r in played["standings"]):
         return "target"
@@ -148,12 +148,14 @@ def _session_over(rules: Mapping[str, Any], played: dict[str, Any]) -> str | Non
 
 
 def _end_session(room: Room, played: dict[str, Any], reason: str) -> None:
-    """H14.5: keep the final standings, reset the deck-out count; the next game starts
-    the next session at 0."""
+    """§H14.5: keep the final standings (a `RoomSession` row for the room's history, and
+    `Room.last_session` for the room page), reset the deck-out count; the next game
+    starts the next session at 0."""
     room.last_session = {
         "number": room.sessions_ended + 1, "games": played["games"], "reason": reason,
         "standings": played["standings"],
     }
+    RoomSession.objects.create(room=room, **room.last_session)  # §H14.5: every one is kept
     room.sessions_ended += 1
     room.deck_out_streak = 0
 
@@ -163,7 +165,7 @@ def do_game_finished(game: Game, engine: Any, seats: Any, summary: dict[str, Any
     inside the game's transaction, after play.do_finish moved the deck-out count."""
     if game.match_id is not None:
         return  # D3: matches keep their fixed length and ignore sessions
-    rules = getattr(engine, "house_rules", None) or {}  # the game's rules (G2)
+    rules = getattr(engine, "house_rules", None) or {}  # the game's rules (§G2)
     if not has_sessions(rules):
         return  # no query at all for a room without sessions
     room = Room.objects.select_for_update().get(pk=game.room_id)

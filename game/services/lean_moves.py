@@ -51,7 +51,7 @@ from django.conf import settings
 from psycopg import AsyncConnection, pq
 from psycopg.types.json import Jsonb, set_json_loads
 
-from game import instrument
+from game import instrument, logs
 from game.models import Game
 from game.services import changes, clock, cpu, engines, matches, play
 
@@ -329,8 +329,9 @@ async def act_unless_raced(
         for _ in range(CONFLICT_TRIES):
             try:
                 read = await read_game(conn, room_id)
-            except Exception:  # nothing was written: the ORM path does the move instead
-                log.exception("lean read failed in room %s: the ORM path acts", room_id)
+            except Exception as exc:  # nothing was written: the ORM path does the move instead
+                log.error("lean read failed in room %s: the ORM path acts", room_id,
+                          exc_info=logs.withheld(exc))
                 return FALL_BACK
             if read is None:
                 raise play.PlayError("no_game")

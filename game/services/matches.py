@@ -12,10 +12,10 @@
 - Program timeout: the engine keeps its 5–60 s clock (ENGINE_API); a match may give
   program seats a shorter one (1–60 s). The service layer applies it: a program seat
   that can act since `t` (its engine deadline minus the engine timeout) and has not
-  acted by `t + program_timeout` gets R14's automatic action for its situation
+  acted by `t + program_timeout` gets §R14's automatic action for its situation
   (`auto_action`), applied like a move of that seat and logged with `"auto": true` in
   the version's replay input. It rides on the CPU due-time (`Game.cpu_due`), so the
-  same ETA task / sweep that moves CPUs wakes it. R14's "draw, then pass" becomes two
+  same ETA task / sweep that moves CPUs wakes it. §R14's "draw, then pass" becomes two
   versions: the automatic draw, then at once the automatic pass.
 """
 
@@ -34,6 +34,7 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from game import logs
 from game.history.present import RESULT_KINDS
 from game.messages import message_for
 from game.models import MAX_SEATS, CpuLevel, Game, GameEvent, GamePlayer, Room, player_name
@@ -50,7 +51,7 @@ from game.services import engines, limits, panel, play, rooms
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
 
-    from game.rules import Game as Engine
+    from game.rules.contract import Engine
     from game.services.play import Seat
 
 log = logging.getLogger(__name__)
@@ -192,8 +193,9 @@ def do_game_aborted(game: Game) -> None:
 def start_next_safely(match_id: int) -> None:
     try:
         start_next(match_id)
-    except Exception:  # the sweep starts it instead
-        log.exception("could not start the next game of match %s", match_id)
+    except Exception as exc:  # the sweep starts it instead
+        log.error("could not start the next game of match %s", match_id,
+                  exc_info=logs.withheld(exc))
 
 
 def start_next(match_id: int, now: float | None = None) -> Game | None:
@@ -222,8 +224,9 @@ def start_next(match_id: int, now: float | None = None) -> Game | None:
         except (play.PlayError, PermissionDenied) as exc:
             log.warning("match %s stops: its next game cannot start (%r)", match_id, exc)
             do_end(match, Match.Status.ABORTED, Match.EndReason.CANNOT_START)
-        except Exception:
-            log.exception("match %s stops: its next game failed to start", match_id)
+        except Exception as exc:
+            log.error("match %s stops: its next game failed to start", match_id,
+                      exc_info=logs.withheld(exc))
             do_end(match, Match.Status.ABORTED, Match.EndReason.START_FAILED)
         return None
 
@@ -234,8 +237,9 @@ def start_waiting(limit: int = 50) -> int:
     for match_id in waiting(limit):
         try:
             started += start_next(match_id) is not None
-        except Exception:
-            log.exception("sweep could not start the next game of match %s", match_id)
+        except Exception as exc:
+            log.error("sweep could not start the next game of match %s", match_id,
+                      exc_info=logs.withheld(exc))
     return started
 
 
@@ -315,25 +319,37 @@ def program_clocks(
         if timeout >= view["timeout"]:
             continue  # the engine's own clock comes first
         due = deadline - view["timeout"] + timeout
-        if _after_auto_draw(step, s.seat, view):
-            due = now  # R14: the automatic draw is followed by the automatic pass at once
+        if _continues_automatic_step(step, s.seat, view):
+            due = now
         clocks.append(ProgramClock(s.seat, due))
     return sorted(clocks, key=lambda c: (c.due, c.seat))
 
 
-def _after_auto_draw(step: dict[str, Any] | None, seat: int, view: dict[str, Any]) -> bool:
-    return bool(
-        step and step.get("auto") and step.get("seat") == seat
-        and step.get("action", {}).get("type") == "draw"
-        and any(a["type"] == "pass" for a in view["legal_actions"])
-    )
+def _continues_automatic_step(
+    step: dict[str, Any] | None, seat: int, view: dict[str, Any]
+) -> bool:
+    """Whether `seat`'s automatic step of this version goes on at once, as the engine's
+    own timeout would do it in one go: §R14's pass after the automatic draw; §H7's play of
+    the drawn card after the automatic draw until playable (the engine's `draw_play`);
+    S13 / S28: the colour or the swap after that automatic play (issue #32)."""
+    if not (step and step.get("auto") and step.get("seat") == seat):
+        return False
+    done = step.get("action", {}).get("type")
+    if done == "draw" and view.get("turn") == seat:
+        return any(a["type"] == "pass" for a in view["legal_actions"]) or _drew_until_playable(view)
+    return done == "play" and view["phase"] in ("color", "swap") and view.get("chooser") == seat
+
+
+def _drew_until_playable(view: dict[str, Any]) -> bool:
+    """§H7.2: after drawing until playable the seat must play (no pass)."""
+    return bool((view.get("house_rules") or {}).get("draw_until_playable")) and view["has_drawn"]
 
 
 def auto_action(
     legal: list[Action], rng: random.Random, game_kind: str | None = None,
     engine: Engine | None = None, seat: int | None = None,
 ) -> Action | None:
-    """The game kind's automatic action (Dobon UNO R14 and its house rules, trump T18),
+    """The game kind's automatic action (Dobon UNO §R14 and its house rules, trump §T18),
     read from the seat's legal actions (game/services/engines.py)."""
     return engines.of(game_kind).auto_action(legal, rng, engine, seat)
 
@@ -550,7 +566,7 @@ def standings_counted(match: Match) -> list[Standing]:
 
 
 def _score_sign(match: Match) -> int:
-    """T21.Q11: the standings follow the game's score order: -1 ranks the highest total
+    """§T21.Q11: the standings follow the game's score order: -1 ranks the highest total
     first, 1 the lowest (trump standard)."""
     low = match.room.game_kind == "trump_dobon" and match.room.trump_preset == "standard"
     return 1 if low else -1

@@ -20,6 +20,8 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import translation
 
+from game import logs
+from game.history import ratings
 from game.live import sender
 from game.live.groups import room_group
 from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
@@ -122,8 +124,10 @@ def player_kind(cpu_level: str | None, kind: str = HUMAN) -> dict[str, Any]:
 
 
 def member_dict(membership: Membership) -> dict[str, Any]:
-    """A room seat as the panel shows it. The one place a seated member's kind is said."""
-    return {
+    """A room seat as the panel shows it. The one place a seated member's kind is said.
+    `rating`: the member's rating in the room's game (`with_seat_ratings`), only for a
+    player who has one (docs/ratings.md)."""
+    seat = {
         "index": membership.seat_index,
         "username": member_name(membership),
         "points": membership.points,
@@ -131,6 +135,10 @@ def member_dict(membership: Membership) -> dict[str, Any]:
             membership.cpu_level, PROGRAM if membership.program_sockets > 0 else HUMAN
         ),
     }
+    rating = ratings.seat_rating(membership)
+    if rating is not None:
+        seat["rating"] = rating
+    return seat
 
 
 # Whose games: (user id, None, None) for a person, (None, room seat, level) for a CPU.
@@ -188,15 +196,15 @@ def _last_result(game: Game | None) -> dict[str, Any] | None:
 def _settlement_of(game: Game) -> dict[str, Any]:
     """What the table's settlement needs beyond the result, so that a reload (or a socket
     that arrives after the end) shows the same settlement as the live end did: the final
-    hands (R15.2, T21: public once the game is over), the dobon (target, declarers) and the
+    hands (§R15.2, §T21: public once the game is over), the dobon (target, declarers) and the
     play it was on. Only for a finished game: a running game's hands never leave the
     server, and an aborted game's were never revealed."""
     if game.status != Game.Status.FINISHED or not game.state:
         return {}
     try:
         view = engines.load(game).view(None)  # by the game's own kind (a trump round too)
-    except Exception:  # an unreadable old state: the settlement just says less
-        log.exception("no settlement view for game %s", game.pk)
+    except Exception as exc:  # an unreadable old state: the settlement just says less
+        log.error("no settlement view for game %s", game.pk, exc_info=logs.withheld(exc))
         return {}
     return {"hands": view.get("revealed") or [], "dobon": view.get("dobon"),
             "last_play": view.get("last_play")}
@@ -213,16 +221,20 @@ def _match_of(game: Game) -> dict[str, Any] | None:
 
 def room_panel(room: Room) -> dict[str, Any]:
     """The `room` object of protocol v2 (docs/protocol.md), in five queries."""
-    members = list(room.memberships.select_related("user").order_by("seat_index"))
+    members = list(ratings.with_seat_ratings(
+        room.memberships.select_related("user").order_by("seat_index"), room))
     by_index = {m.seat_index: m for m in members}
     # The running game, if any, is the room's latest: numbers only grow and at most
     # one runs. So the latest two games hold both the running one and the last result.
     latest = list(
         room.games.select_related("match").order_by("-number")
-        .only("number", "status", "result", "state", "room_id", "match", "match__status")[:2]
+        .only("number", "status", "result", "state", "room_id", "match", "match__status",
+              "game_kind", "preset")[:2]
     )
     running = latest[0] if latest and latest[0].status == Game.Status.RUNNING else None
     last = next((g for g in latest if g.status != Game.Status.RUNNING), None)
+    if last is not None and (last.game_kind, last.preset or None) != (room.game_kind, room.preset):
+        last = None  # the room plays another game now: that settlement belongs to the history
     owner = room.owner.username if room.owner_id is not None and room.owner else None
     panel = {
         "id": room.pk,
@@ -232,6 +244,7 @@ def room_panel(room: Room) -> dict[str, Any]:
         "timeout": room.timeout_seconds,
         "is_public": room.is_public,
         "stamps": room.stamps_enabled,
+        "rated": room.rated,
         "game_kind": room.game_kind,
         "preset": room.preset,
         "next_rate": room.next_rate,
@@ -242,7 +255,7 @@ def room_panel(room: Room) -> dict[str, Any]:
         ],
         "standings": standings(room, members),
         "last_result": _last_result(last),
-        # HOUSE-RULES.md G3, §6: the room's rules (every key) and its session are public.
+        # HOUSE-RULES.md §G3, §6: the room's rules (every key) and its session are public.
         "house_rules": normalize_house_rules(room.house_rules or None),
         "house_base": room.house_base,
         "house": describe_house_rules(room.house_rules or None, base=room.house_base or None),
@@ -254,8 +267,8 @@ def room_panel(room: Room) -> dict[str, Any]:
 
 
 def _with_trump_match(panel: dict[str, Any], room: Room) -> None:
-    """A trump room: its points are the running match's totals (T17), never the Dobon UNO
-    points of `Membership.points`; the rate does not exist (T1.7)."""
+    """A trump room: its points are the running match's totals (§T17), never the Dobon UNO
+    points of `Membership.points`; the rate does not exist (§T1.7)."""
     match = engines.of(room).match_info(room)
     panel["next_rate"], panel["deck_out_streak"] = 1, 0
     panel["settings"] = {"starting_points": room.starting_points,

@@ -46,6 +46,7 @@ from django.db.models.functions import JSONObject
 from game.json_values import storable
 from game.live import fanout, sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
+from game.logs import action_type, withheld
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
 from game.rules import IllegalAction, registry
@@ -63,7 +64,7 @@ Event = dict[str, Any]
 # The default kind's engine class, kept under its old name for callers that typed or
 # patched it; every engine is reached by the room's kind (game/services/engines.py).
 Engine = registry.engine_class(registry.DOBON_UNO)
-# Every action type of every kind (the 7's swap of H6.4 included); the engine refuses
+# Every action type of every kind (the 7's swap of §H6.4 included); the engine refuses
 # another kind's own with its code.
 ACTION_TYPES = engines.ALL_ACTION_TYPES
 # The beat sweep handles at most this many games per run; the rest wait one second.
@@ -275,7 +276,7 @@ def check_can_watch(
 
 def check_seated(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> int:
     """The engine seat `user` plays. Someone who left the room mid-game no longer
-    acts: their seat goes on by timeouts (R14) and blocks nobody."""
+    acts: their seat goes on by timeouts (§R14) and blocks nobody."""
     for s in seats:
         if s.user_id is not None and s.user_id == user.pk and s.present:
             return s.seat
@@ -318,7 +319,7 @@ def check_can_start(room: Room, by: AbstractBaseUser, seated: list[Membership]) 
         raise PlayError(exc.code, exc.message) from exc
 
 
-# -- who plays first (R3.2, R13) ---------------------------------------------------------------
+# -- who plays first (§R3.2, §R13) ---------------------------------------------------------------
 
 
 def _engine_seat_after(room_seats: list[int], room_seat: int) -> int:
@@ -335,12 +336,12 @@ def first_player_for(room: Room, seated: list[Membership]) -> int:
     Engine seats are the seated members in clockwise room-seat order, so a room seat's
     left neighbour is the next occupied room seat clockwise.
 
-    - R3.2, first game (no finished game in the room yet): the owner's left neighbour.
+    - §R3.2, first game (no finished game in the room yet): the owner's left neighbour.
       If the owner is not seated, their old seat is unknown: engine seat 0 (the first
       occupied room seat from seat 0 clockwise).
-    - R13: the previous finished game's `next_first_player`, mapped through its
+    - §R13: the previous finished game's `next_first_player`, mapped through its
       GamePlayer to the user; if that user still sits here, their new engine seat.
-    - R13.3: if they left, the first occupied room seat clockwise after the room seat
+    - §R13.3: if they left, the first occupied room seat clockwise after the room seat
       they had. A CPU player is the same player while a CPU still sits on its room seat.
     """
     room_seats = [m.seat_index for m in seated]
@@ -537,6 +538,7 @@ def do_create_game(
                 match=match,
                 game_kind=room.game_kind,
                 preset=engines.of(room).preset(room),
+                rated=room.rated,
             )
     except IntegrityError as exc:  # the one-running-game constraint, in a race
         raise PlayError("game_running") from exc
@@ -636,7 +638,7 @@ def do_action(game: Game, user: AbstractBaseUser, action: Action, now: float) ->
 
 
 def advance_clock(engine: Engine, now: float) -> tuple[list[Event], dict[str, Any]]:
-    """The engine's due timeouts up to `now` (R14) and the version's input for replays.
+    """The engine's due timeouts up to `now` (§R14) and the version's input for replays.
 
     When the earliest deadline lies more than DOBON_CLOCK_OUTAGE_SECONDS in the past, the
     clock was stopped (beat or the workers were down; a working clock is late by well
@@ -677,7 +679,9 @@ def apply_action(engine: Engine, seat: int, action: Action, now: float) -> list[
         raise ActionRefused(exc.code, str(exc)) from exc
     except (ValueError, TypeError, KeyError) as exc:
         # A malformed dict the shape check let through; the engine left the game as it was.
-        log.warning("engine rejected malformed action %r: %r", action, exc)
+        # Neither the action nor the message: either may name a card of the hand.
+        log.warning("engine rejected a malformed %s action (%s)", action_type(action),
+                    type(exc).__name__)
         raise PlayError("bad_action") from exc
 
 
@@ -762,8 +766,8 @@ def private_to(
 
 def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
     """Settle: deltas to GamePlayer (everyone), then the room's side of the game kind
-    (Dobon UNO: Membership.points and the deck-out streak, R11/R12.3; trump: the match
-    record of T17), the result summary on the game."""
+    (Dobon UNO: Membership.points and the deck-out streak, §R11/§R12.3; trump: the match
+    record of §T17), the result summary on the game."""
     result = engine.result
     summary = result.to_dict()
     deltas = list(summary["deltas"])
@@ -771,10 +775,10 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
     for s in seats:
         GamePlayer.objects.filter(game=game, seat=s.seat).update(delta=deltas[s.seat])
     engines.of(game).settle(game, seats, summary)
+    game.finished_at = to_datetime(now)  # before the hooks: ratings record it
     changes.finished(game, engine, seats, summary)
     game.result = summary
     game.status = Game.Status.FINISHED
-    game.finished_at = to_datetime(now)
     game.next_deadline = None
 
 
@@ -938,7 +942,8 @@ def notify_change(change: TableChange) -> None:
             pending.extend(pushes)
         else:
             sender.send(pushes)
-    except Exception:  # clients resync by version; a failed push must not undo a move
-        log.exception("push failed for game %s v%s", change.game_id, change.version)
+    except Exception as exc:  # clients resync by version; a failed push must not undo a move
+        log.error("push failed for game %s v%s", change.game_id, change.version,
+                  exc_info=withheld(exc))
 
 

@@ -184,7 +184,7 @@ def _check_game(
     game_kind: str, trump_preset: str, seat_count: int, starting_points: int,
     rounds_per_match: int,
 ) -> None:
-    """The game and its settings (TRUMP-RULES.md T1.2, T1.4, T1.5)."""
+    """The game and its settings (TRUMP-RULES.md §T1.2, §T1.4, §T1.5)."""
     if game_kind not in GameKind.values:
         raise RoomError(_("Choose a game."), field="game_kind")
     if game_kind != GameKind.TRUMP_DOBON:
@@ -219,12 +219,13 @@ def create_room(
     timeout_seconds: int = DEFAULT_TIMEOUT,
     is_public: bool = True,
     stamps_enabled: bool = True,
+    rated: bool = True,
     game_kind: str = GameKind.DOBON_UNO,
     trump_preset: str = TrumpPreset.AU,
     starting_points: int | None = None,
     rounds_per_match: int | None = None,
 ) -> Room:
-    """Create a room and seat its owner at seat 0 (R3.2 counts from the owner), within
+    """Create a room and seat its owner at seat 0 (§R3.2 counts from the owner), within
     the account's limits (`check_room_allowance`)."""
     name = name.strip()
     if not name:
@@ -243,6 +244,7 @@ def create_room(
             timeout_seconds=timeout_seconds,
             is_public=is_public,
             stamps_enabled=stamps_enabled,
+            rated=rated,
             game_kind=game_kind,
             trump_preset=trump_preset,
             starting_points=starting_points,
@@ -358,6 +360,7 @@ def update_room_settings(
     timeout_seconds: int,
     is_public: bool,
     stamps_enabled: bool = True,
+    rated: bool | None = None,
     house_rules: Mapping[str, Any] | None = None,
     house_base: str = "",
     game_kind: str | None = None,
@@ -366,9 +369,9 @@ def update_room_settings(
     rounds_per_match: int | None = None,
 ) -> Room:
     """The owner changes the room between games. Seats cannot vanish under people.
-    `house_rules` (None: unchanged) take effect from the next game (G1); a change ends
-    the running session (H14.6). Changing the game, the preset or a trump setting ends
-    the running trump match (T1.1, T17.5): the next round starts a new one. Omitted game
+    `house_rules` (None: unchanged) take effect from the next game (§G1); a change ends
+    the running session (§H14.6). Changing the game, the preset or a trump setting ends
+    the running trump match (§T1.1, §T17.5): the next round starts a new one. Omitted game
     settings stay."""
     name = name.strip()
     if not name:
@@ -399,18 +402,23 @@ def update_room_settings(
         }
         _check_game(seat_count=seat_count, **game)
         if any(getattr(room, key) != value for key, value in game.items()):
-            room.trump_match = None  # T1.1: a change ends the running match
+            room.trump_match = None  # §T1.1: a change ends the running match
         for key, value in game.items():
             setattr(room, key, value)
         turned_private = room.is_public and not is_public
         room.name, room.seat_count = name, seat_count
         room.timeout_seconds, room.is_public = timeout_seconds, is_public
         room.stamps_enabled = stamps_enabled
+        if rated is not None:  # docs/ratings.md: the next game is rated or not
+            room.rated = rated
         if rules is not None:
             house.do_change_rules(room, rules, house_base)
         room.save()
         if turned_private:
             access.notify_access_changed(room.pk)
+        # The open tables learn the new settings (the panel's Game row; a switch of kind or
+        # preset also clears the other kind's settlement from the table).
+        notify_room_panel_on_commit(room.pk)
     return room
 
 
@@ -516,7 +524,7 @@ def remove_cpu(room: Room, by: AbstractBaseUser | AnonymousUser, seat_index: int
 
 
 def reset_deck_out_streak(room: Room) -> Room:
-    """Back to rate ×1 (R12.3): an admin's repair when a room's counter went wrong."""
+    """Back to rate ×1 (§R12.3): an admin's repair when a room's counter went wrong."""
     with transaction.atomic():
         room = _lock(room)
         room.deck_out_streak = 0

@@ -8,15 +8,16 @@ version due soon goes to a worker after its push.
 
 from __future__ import annotations
 
-from game.services import changes, clock, cpu, history, house, matches
+from game.services import changes, clock, cpu, history, house, matches, ratings
 
 
 def connect() -> None:
     changes.connect("plan", cpu.do_schedule)
     changes.connect("plan", clock.note_plan)
     changes.connect("finished", history.record_finished)
+    changes.connect("finished", ratings.record_rated)  # with the result (docs/ratings.md)
     changes.connect("finished", matches.do_game_finished)
-    changes.connect("finished", house.do_game_finished)  # H14: a session's end
+    changes.connect("finished", house.do_game_finished)  # §H14: a session's end
     changes.connect("aborted", matches.do_game_aborted)
     changes.connect("saved", matches.next_game_on_commit)
     changes.connect("saved", clock.dispatch_soon)  # after the version's push

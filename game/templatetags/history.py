@@ -21,7 +21,7 @@ GLYPHS = {"S": "⊘", "R": "⇄", "+2": "+2", "F": "F", "W": "W", "W+4": "+4"}
 
 
 def card_parts(code: str) -> tuple[str, str]:
-    """(colour, glyph) of a card code (RULES.md R2): "R5" → ("R", "5"), "W+4" → ("W", "+4")."""
+    """(colour, glyph) of a card code (RULES.md §R2): "R5" → ("R", "5"), "W+4" → ("W", "+4")."""
     colour, face = ("W", code) if code.startswith("W") else (code[:1], code[1:])
     return colour, GLYPHS.get(face, face)
 

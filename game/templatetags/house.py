@@ -1,4 +1,4 @@
-"""Template filters naming a rule set (HOUSE-RULES.md G10): `{{ room|house_rules }}` for
+"""Template filters naming a rule set (HOUSE-RULES.md §G10): `{{ room|house_rules }}` for
 a room, `{{ rules|house_summary }}` for a game's stored rules."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from game.forms import CpuSeatForm, SoloGameForm
-from game.models import CpuLevel, cpu_display_name
+from game.models import CpuLevel, Game, GameKind, TrumpPreset, cpu_display_name
 from game.services import cpu, play, rooms
 from game.services.rooms import RoomError
 from game.views.rooms import _owned_room
@@ -75,6 +75,16 @@ def play_against_cpu(request: HttpRequest) -> HttpResponse:
     except (RoomError, play.PlayError) as exc:
         messages.error(request, exc.message)
         return redirect("game:lobby")
-    messages.success(request, _("A game against %(level)s CPU players has started.")
-                     % {"level": CpuLevel(level).label})
+    messages.success(request, _started_note(game, CpuLevel(level).label))
     return redirect("game:room", room_id=game.room_id)
+
+
+def _started_note(game: Game, level: str) -> str:
+    """What the player is told as the table opens; a standard game says it is the first
+    round of a match (§T17: the lowest total after the room's rounds wins)."""
+    if game.game_kind == GameKind.TRUMP_DOBON and game.preset == TrumpPreset.STANDARD:
+        return _(
+            "A %(rounds)d-round match of trump Dobon (standard) against %(level)s CPU players "
+            "has started: the lowest total after %(rounds)d rounds wins."
+        ) % {"rounds": game.room.rounds_per_match, "level": level}
+    return _("A game against %(level)s CPU players has started.") % {"level": level}

@@ -1,5 +1,5 @@
 """The program authors' documents as pages of the site: docs/bots-api.md and the protocol
-it builds on, rendered from the repository's Markdown (game/markdown_lite.py), so the page
+it builds on, rendered from the repository's Markdown (game/docs_markdown.py), so the page
 and the file never differ; the reference client as plain text."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from game import markdown_lite
+from game import docs_markdown
 
 # name in the URL → file under docs/
 PAGES = {"bots": "bots-api.md", "protocol": "protocol.md"}
@@ -34,9 +34,9 @@ def _links() -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=8)
-def _rendered(name: str, mtime: float) -> markdown_lite.Document:
+def _rendered(name: str, mtime: float) -> docs_markdown.Document:
     text = (_docs_dir() / PAGES[name]).read_text(encoding="utf-8")
-    return markdown_lite.render(text, _links())
+    return docs_markdown.render(text, _links())
 
 
 def doc(request: HttpRequest, name: str) -> HttpResponse:

@@ -15,7 +15,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from game import house_text
-from game.history import present, selectors
+from game.history import present, ratings, selectors
 from game.history.replay import Frame, ReplayError, rebuild, rules_of
 from game.models import Game, GameEvent, Room
 from game.services import panel
@@ -81,6 +81,7 @@ def room_history(request: HttpRequest, room_id: int) -> HttpResponse:
         "winner_label": _("winner"),
         "whole_room": whole,
         "standings": selectors.standings(room) if whole else [],
+        "sessions": selectors.ended_sessions(room) if whole else [],
         "matrix": selectors.dobon_matrix(room) if whole else None,
     }
     return render(request, "game/history/room_history.html", context)
@@ -102,14 +103,23 @@ def _history_row(game: Game) -> dict[str, Any]:
         "label": present.result_label(game),
         "winners": ", ".join(present.winners_of(game, names)),
         "seats": [_seat_line(p) for p in players],
-        "rules": house_text.summarize(getattr(game, "house_rules", None)),  # G10, D4
+        "rules": house_text.summarize(getattr(game, "house_rules", None)),  # §G10, D4
     }
 
 
-def _seat_line(player: Any) -> tuple[str, bool, str, str]:
+def _seat_line(player: Any) -> tuple[str, bool, str, str, str]:
     delta = player.delta
     css = "plus" if delta and delta > 0 else ("minus" if delta and delta < 0 else "")
-    return player.display_name, is_cpu_seat(player), signed(delta), css
+    return player.display_name, is_cpu_seat(player), signed(delta), css, _rating_after(player)
+
+
+def _rating_after(player: Any) -> str:
+    """The seat's rating after the game ("1820 初段", "?"), "" if unrated or a CPU."""
+    change = ratings.seat_change(player)
+    if change is None or change["cpu"]:
+        return ""
+    after = change["after"]
+    return f"{after.text} {after.label}".strip()
 
 
 # -- one game -------------------------------------------------------------------------------
@@ -150,7 +160,7 @@ def _when(ts: float | None) -> datetime | None:
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _readable_game(request, game_id)
     events = selectors.game_events(game)
-    players = list(game.players.all())
+    players = list(game.players.all())  # with their rating changes (selectors)
     names = present.names_of(players)
     frames = _frames(game, events)
     start = _start_time(game)
@@ -176,6 +186,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         "timeline": timeline,
         "replay": replay,
         "replay_error": getattr(game, "replay_error", ""),
+        "rating_changes": [(p, c) for p in players if (c := ratings.seat_change(p))],
     }
     return render(request, "game/history/game.html", context)
 
@@ -216,7 +227,9 @@ def game_json(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _readable_game(request, game_id)
     events = selectors.game_events(game)
     players = list(game.players.all())
-    return JsonResponse(game_log(game, players, events), json_dumps_params={"ensure_ascii": False})
+    log = game_log(game, players, events)
+    log["ratings"] = ratings.game_ratings(game)  # docs/ratings.md; null for an unrated game
+    return JsonResponse(log, json_dumps_params={"ensure_ascii": False})
 
 
 def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[str, Any]:
@@ -235,8 +248,9 @@ def game_log(game: Game, players: list[Any], events: list[GameEvent]) -> dict[st
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "url": game.get_absolute_url(),
-            # G10: the rule set by name ("standard", a preset, or "custom" and the keys)
-            "rules": rules_of(initial) if initial else None,
+            # §G10: the rule set by name ("standard", a preset, or "custom" and the keys);
+            # Dobon UNO's house rules only: a trump round has none (its preset is above)
+            "rules": rules_of(initial) if initial and not _is_trump(initial) else None,
         },
         "players": [
             {
@@ -270,9 +284,17 @@ def _recorded_kinds(game: Game) -> dict[int, str]:
     return {p["seat"]: p["kind"] for p in players if "seat" in p and "kind" in p}
 
 
+def _is_trump(state: dict[str, Any]) -> bool:
+    return "preset" in state  # trump Dobon's saved round names its preset
+
+
 def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
     """The deal as the engine made it: hands, the first card, the deck in draw order, and
-    R3.2's first player (not the seat on turn at version 0: present.first_player_of)."""
+    §R3.2's first player (not the seat on turn at version 0: present.first_player_of).
+    A trump round's rate is 1 (§T1.7) and its `streaks` are the rounds each seat had won
+    in a row before it (§T16's streak bonus; §T17's record after the round is in
+    `result.match`), so a lone round replays from documented fields."""
+    trump = _is_trump(state)
     return {
         "hands": state["hands"],
         # trump Dobon keeps its field card apart from the discards under it
@@ -282,8 +304,9 @@ def _initial_deal(state: dict[str, Any]) -> dict[str, Any]:
         "first_player": present.first_player_of(state),
         "direction": state.get("direction"),
         "color": state.get("color"),
-        "rate": state.get("rate"),
+        "rate": 1 if trump else state.get("rate"),
         "timeout": state.get("timeout"),
+        "streaks": list(state["streaks"]) if trump else None,
         "engine_state": state,
     }
 

@@ -16,12 +16,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.throttle import client_ip
 from game import house_text
 from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
-from game.models import CpuLevel, Membership, Room
+from game.history import ratings
+from game.models import DEFAULT_ROUNDS, CpuLevel, Membership, Room
 from game.services import engines, invite_guesses, rooms
 from game.services import house as house_service
 from game.services.rooms import RoomError
@@ -36,7 +38,7 @@ class Seat:
 
     @property
     def number(self) -> int:
-        """Seats are 0-based in the rules (R1.1) and 1-based on screen."""
+        """Seats are 0-based in the rules (§R1.1) and 1-based on screen."""
         return self.index + 1
 
 
@@ -67,6 +69,7 @@ def _member(room: Room, user_id: int) -> Membership | None:
     return room.memberships.select_related("user").filter(user_id=user_id).first()
 
 
+@never_cache  # Back from a game must show it running: no copy kept (static/js/fresh.js)
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby for signed-in people; a landing page that explains the game otherwise."""
     if not request.user.is_authenticated:
@@ -81,6 +84,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "public_page": page,
         "join_form": JoinCodeForm(),
         "cpu_levels": CpuLevel.choices,
+        "standard_rounds": DEFAULT_ROUNDS,  # a play-now standard game is a match this long
+        "my_ratings": ratings.lines_of(request.user),  # docs/ratings.md
     }
     return render(request, "game/lobby.html", context)
 
@@ -100,7 +105,7 @@ def create_room(request: HttpRequest) -> HttpResponse:
 
 
 def trump_match_lines(room: Room, by_seat: dict[int, Any]) -> dict[str, Any] | None:
-    """The room's trump match (T17) as the room page shows it: round, over, and each
+    """The room's trump match (§T17) as the room page shows it: round, over, and each
     seat's total and place, best first."""
     info = engines.of(room).match_info(room)
     if info is None:
@@ -151,7 +156,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "ws_url": f"/ws/rooms/{room.pk}/",
         # A refused match start comes back here with what was entered and why.
         "match_form": request.session.pop(MATCH_FORM, None),
-        "session": house_service.session_info(room),  # H14
+        "session": house_service.session_info(room),  # §H14
     }
     return render(request, "game/room.html", context)
 
@@ -384,11 +389,19 @@ def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
         )
     rooms.remember_invite(request.session, room)
     if _member(room, request.user.pk) is None:
-        messages.info(
-            request,
-            _("You are invited to “%(name)s”. Pick a free seat to join.") % {"name": room.name},
-        )
+        messages.info(request, _invite_note(room))
     return redirect(room)
+
+
+def _invite_note(room: Room) -> str:
+    """What an invited person who does not sit there yet is told: pick a seat, or, in a
+    full room, that they may watch (and sit when a seat frees up)."""
+    if room.memberships.count() < room.seat_count:
+        return _("You are invited to “%(name)s”. Pick a free seat to join.") % {"name": room.name}
+    return _(
+        "“%(name)s” is full: every seat is taken. You can watch the game here, and take a "
+        "seat when one becomes free."
+    ) % {"name": room.name}
 
 
 def how_to_play(request: HttpRequest) -> HttpResponse:

@@ -32,7 +32,7 @@ export function cardPoints(code) {
 
 export function handPoints(cards) { return cards.reduce((sum, c) => sum + cardPoints(c), 0); }
 
-/** R2.2: two F of any colours are identical; otherwise the codes must be equal. */
+/** §R2.2: two F of any colours are identical; otherwise the codes must be equal. */
 export function identical(a, b) {
   return a === b || (faceOf(a) === "F" && faceOf(b) === "F");
 }

@@ -1,5 +1,5 @@
-// The header's menu button: where the stylesheet folds the header (the room page on a
-// phone, whose first screen belongs to the table), the button opens and closes the
+// The header's menu button: where the stylesheet folds the header (every page on a
+// phone, whose first screen belongs to the page's own content), the button opens and closes the
 // links and the language switch. Without this module the button stays hidden and the
 // header simply wraps.
 

@@ -1,4 +1,4 @@
-// Playing cards for trump Dobon (TRUMP-RULES.md T2), drawn by the page like cards.js
+// Playing cards for trump Dobon (TRUMP-RULES.md §T2), drawn by the page like cards.js
 // draws Dobon UNO's: a white face, the rank (A, 2–10, J, Q, K) in both corners with the
 // suit's shape, a big suit in the middle, and the suit's name as a mark. Four suit colours
 // (♠ black, ♥ red, ♦ blue, ♣ green) and four shapes: neither colour nor shape alone is
@@ -44,7 +44,7 @@ export function sortTrump(cards) {
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
-/** au's value (T15.1: A J Q K 10) and standard's base points (T16.1: 10+ count 10, JK 0). */
+/** au's value (§T15.1: A J Q K 10) and standard's base points (§T16.1: 10+ count 10, JK 0). */
 export function cardValue(code, preset) {
   if (isJoker(code)) return 0;
   const n = numberOf(code);

@@ -49,3 +49,56 @@ def test_validation_errors_are_japanese_too(client):
         reverse("accounts:signup"), {"username": "", "password1": "a", "password2": "b"}
     )
     assert "このフィールドは必須です。" in response.content.decode()
+
+
+def _log_in(client, user, password):
+    return client.post(reverse("accounts:login"), {"username": user.username, "password": password})
+
+
+def test_the_language_chosen_while_signed_in_follows_the_account_to_a_new_browser(
+    client, alice, password
+):
+    """Issue #33: English chosen on one browser is kept at the next log-in on another (a
+    new browser has no language cookie) — it used to fall back to Japanese."""
+    from django.test import Client
+
+    client.force_login(alice)
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    alice.refresh_from_db()
+    assert alice.language == "en"
+
+    other = Client()
+    response = _log_in(other, alice, password)
+    assert response.status_code == 302
+    assert response.cookies[settings_cookie_name()].value == "en"
+    assert '<html lang="en">' in other.get(reverse("game:lobby")).content.decode()
+
+
+def test_a_choice_made_just_before_logging_in_wins_and_is_kept(client, alice, password):
+    """The latest explicit choice wins: switched to English on the log-in page, the
+    person stays in English and the account remembers it."""
+    alice.language = "ja"
+    alice.save(update_fields=["language"])
+    client.post(reverse("set_language"), {"language": "en", "next": "/login/"})
+    _log_in(client, alice, password)
+    alice.refresh_from_db()
+    assert alice.language == "en"
+    assert '<html lang="en">' in client.get(reverse("game:lobby")).content.decode()
+
+
+def test_the_language_cookie_outlives_the_browser_session(client):
+    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert int(response.cookies[settings_cookie_name()]["max-age"]) >= 30 * 24 * 3600
+
+
+def test_a_failed_log_in_changes_no_account_language(client, alice):
+    client.post(reverse("set_language"), {"language": "en", "next": "/login/"})
+    client.post(reverse("accounts:login"), {"username": "alice", "password": "wrong"})
+    alice.refresh_from_db()
+    assert alice.language == ""
+
+
+def settings_cookie_name() -> str:
+    from django.conf import settings
+
+    return settings.LANGUAGE_COOKIE_NAME

@@ -62,7 +62,7 @@ def test_r9_every_level_declares_a_dobon_it_can(level: str) -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_r9_dobon_on_a_going_out_play(level: str) -> None:
-    """R8.2: the going-out play waits for dobon; every level declares."""
+    """§R8.2: the going-out play waits for dobon; every level declares."""
     t = Table_([["R5"], ["G2", "Y3"], BIG, BIG])
     t.act(0, play("R5"))
     assert t.game.phase == "agari_wait"
@@ -71,7 +71,7 @@ def test_r9_dobon_on_a_going_out_play(level: str) -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_r10_every_level_returns_a_dobon_it_can(level: str) -> None:
-    """R10.3 (holds): A plays one +2 of two, B dobons with 20; A returns."""
+    """§R10.3 (holds): A plays one +2 of two, B dobons with 20; A returns."""
     t = Table_([["R+2", "B+2"], ["G9", "G9", "G2"], BIG, BIG])
     t.act(0, play("R+2"))
     t.act(1, {"type": "dobon"})
@@ -101,7 +101,7 @@ def test_r8_goes_out_when_it_can(level: str) -> None:
 
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_r8_goes_out_with_a_multi_play(level: str) -> None:
-    """R4.1 / R8.1: two identical number cards go out together."""
+    """§R4.1 / §R8.1: two identical number cards go out together."""
     t = Table_([["R5", "B6"], ["R7", "R7"], BIG, BIG], first="R3", first_player=1)
     assert t.ask(level, 1) == play("R7", "R7")
 
@@ -116,7 +116,7 @@ def test_r7_cuts_in_with_an_identical_action_card(level: str) -> None:
 
 def test_r7_6_a_chance_left_alone_is_waited_out_not_declined() -> None:
     """Normal lets a cut-in with a 0 lapse: it answers None (the window closes by
-    itself, R7.6) instead of sending a decline."""
+    itself, §R7.6) instead of sending a decline."""
     t = Table_([["R0", "B6", "B2"], BIG, BIG, ["R0", "G4", "Y6"]])
     t.act(0, play("R0"))
     assert t.game.view(3)["chances"] == ["cut_in"]
@@ -167,7 +167,7 @@ def test_sum_table_matches_enumeration() -> None:
 
 
 def test_sum_table_on_the_full_deck() -> None:
-    """One card of 112: 24 are worth 20 (S, R, +2), 8 worth 5 (R2)."""
+    """One card of 112: 24 are worth 20 (S, R, +2), 8 worth 5 (§R2)."""
     table = SumTable(FULL_VALUES, kmax=3, smax=60)
     assert table.probability(1, 20) == pytest.approx(24 / 112)
     assert table.probability(1, 5) == pytest.approx(8 / 112)

@@ -84,7 +84,7 @@ def test_a_skipped_version_is_asked_for_and_a_stale_frame_is_dropped() -> None:
 
 
 def test_r9_in_a_blocking_dobon_wait_a_waiting_policy_declines_at_once() -> None:
-    """R8.2 / R14.2: seat 1 can dobon seat 0's last card; a policy that lets it pass
+    """§R8.2 / §R14.2: seat 1 can dobon seat 0's last card; a policy that lets it pass
     declines, so the wait ends now instead of at its timeout."""
     engine = dealt(hands=[["R5"], ["R3", "B2"]], first_card="R7", deck=["G1"] * 5,
                    first_player=0)
@@ -97,7 +97,7 @@ def test_r9_in_a_blocking_dobon_wait_a_waiting_policy_declines_at_once() -> None
 
 
 def test_r7_a_cut_in_chance_the_policy_lets_pass_is_not_declined() -> None:
-    """R7.6: a cut-in chance does not hold the game, so there is nothing to answer."""
+    """§R7.6: a cut-in chance does not hold the game, so there is nothing to answer."""
     engine = dealt(hands=[["R5", "B1"], ["G3", "G2"], ["R5", "Y4"]], first_card="R7",
                    deck=["G1"] * 5, first_player=0)
     events = engine.play(0, ["R5"], NOW)

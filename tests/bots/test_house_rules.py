@@ -1,6 +1,6 @@
-"""CPU players under house rules (HOUSE-RULES.md G9): every level plays every preset and
+"""CPU players under house rules (HOUSE-RULES.md §G9): every level plays every preset and
 random rule sets legally to the end, never makes a false declaration under blind dobon
-(H10), and chooses a 7's swap target (H6) itself."""
+(§H10), and chooses a 7's swap target (§H6) itself."""
 
 from __future__ import annotations
 

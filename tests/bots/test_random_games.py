@@ -47,7 +47,7 @@ def _play_checked(levels: Sequence[str], seed: int, roundtrip: bool) -> tuple[in
 
 
 def test_a_thousand_games_every_answer_is_legal_and_accepted() -> None:
-    """R1.1 2-8 seats, every level: 1,000 whole games, about 60,000 answers (the folder
+    """§R1.1 2-8 seats, every level: 1,000 whole games, about 60,000 answers (the folder
     must stay fast on a shared 2-core machine)."""
     rng = random.Random(20261122)
     total = 0
@@ -75,7 +75,7 @@ def test_policies_get_only_json_and_it_is_enough() -> None:
 def _shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     """The same game for ``seat``'s eyes, with the cards it cannot see dealt anew: every
     other unrevealed hand and the deck are shuffled together and dealt back in the same
-    sizes (R15.2: those are exactly what it may not see)."""
+    sizes (§R15.2: those are exactly what it may not see)."""
     state = copy.deepcopy(game.to_dict())
     revealed = game.view(seat)["revealed"]
     hidden = [s for s in range(game.players) if s != seat and revealed[s] is None]
@@ -90,7 +90,7 @@ def _shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 def test_a_decision_ignores_what_the_seat_cannot_see() -> None:
-    """R15: two engines that show a seat the same view, with different opponents' hands
+    """§R15: two engines that show a seat the same view, with different opponents' hands
     and deck, get the same answer from a fresh policy of the same level and seed."""
     rng = random.Random(5)
     compared = differed = 0

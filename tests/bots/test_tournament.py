@@ -56,7 +56,7 @@ def test_each_level_sits_in_each_position_equally(figures: dict[str, Any]) -> No
 
 
 def test_points_sum_to_zero_and_intervals_hold_their_means(figures: dict[str, Any]) -> None:
-    """R11.4: every game is zero-sum, so the levels' points per game, weighted by their
+    """§R11.4: every game is zero-sum, so the levels' points per game, weighted by their
     seats, cancel; each interval is centred on its mean with a positive width."""
     results = figures["results"]
     total = sum(r["points_per_game"] * r["seats_per_game"] for r in results.values())
@@ -69,7 +69,7 @@ def test_points_sum_to_zero_and_intervals_hold_their_means(figures: dict[str, An
 
 
 def test_win_rates_match_the_kinds_of_result(figures: dict[str, Any]) -> None:
-    """R11/R12: one winner per agari or return, one or more per dobon, none at deck-out."""
+    """§R11/§R12: one winner per agari or return, one or more per dobon, none at deck-out."""
     counts, results = figures["kind_counts"], figures["results"]
     assert sum(counts.values()) == GAMES
     for kind, share in figures["kinds"].items():
@@ -82,7 +82,7 @@ def test_win_rates_match_the_kinds_of_result(figures: dict[str, Any]) -> None:
     assert round(wins("return")) == counts["return"]
     assert round(wins("dobon")) >= counts["dobon"]
     dobonned = sum(r["dobonned_rate"] * r["seat_games"] for r in results.values())
-    assert round(dobonned) == counts["dobon"]  # one payer per dobon (R11.2)
+    assert round(dobonned) == counts["dobon"]  # one payer per dobon (§R11.2)
 
 
 def test_table_shows_each_level_and_the_json_is_last(printed: list[str]) -> None:

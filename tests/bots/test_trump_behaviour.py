@@ -32,7 +32,7 @@ def answers(game: Game, seat: int, levels: tuple[str, ...] = LEVELS,
 
 
 def test_t11_every_level_dobons_when_it_can() -> None:
-    """T11.7 (a): after 0 plays D10, seats 1 (1+2+3+4) and 2 (4+6) may dobon; seat 1 is
+    """§T11.7 (a): after 0 plays D10, seats 1 (1+2+3+4) and 2 (4+6) may dobon; seat 1 is
     also on turn and could play instead."""
     game = au([["D10", "S9"], ["H1", "C2", "S3", "D4"], ["S4", "H6"], ["C10", "H13"]], "D5")
     game.play(0, ["D10"], 1.0)
@@ -41,7 +41,7 @@ def test_t11_every_level_dobons_when_it_can() -> None:
 
 
 def test_t12_dobons_on_top_and_returns() -> None:
-    """T12.6: after 1's dobon, 2 dobons on top and 0 returns, at every level."""
+    """§T12.6: after 1's dobon, 2 dobons on top and 0 returns, at every level."""
     game = au([["D10", "S3", "H7"], ["C4", "H6"], ["S5", "C5"]], "D6")
     game.play(0, ["D10"], 0.0)
     game.dobon(1, 2.0)
@@ -50,7 +50,7 @@ def test_t12_dobons_on_top_and_returns() -> None:
 
 
 def test_t13_standard_dobon_names_the_largest_count() -> None:
-    """T13.10 (C): 3 may dobon with count 1 or 2; two cards earn the multi dobon (T16.4)."""
+    """§T13.10 (C): 3 may dobon with count 1 or 2; two cards earn the multi dobon (§T16.4)."""
     game = std([["JK", "C9"], ["S2", "H13"], ["JK", "C2", "D10"], ["H1", "D1"]], "S8")
     game.play(0, ["JK"], 0.0)
     game.play(1, ["S2"], 1.0)
@@ -59,7 +59,7 @@ def test_t13_standard_dobon_names_the_largest_count() -> None:
 
 
 def test_t14_standard_loser_returns() -> None:
-    """T14.9 (B) (a): after 3's dobon and 0's decline, 1 may return: every level does."""
+    """§T14.9 (B) (a): after 3's dobon and 0's decline, 1 may return: every level does."""
     game = std([["JK", "C2"], ["S2", "H2"], ["S13", "H9", "D6"], ["H1", "D1"]], "S8")
     game.play(0, ["JK"], 0.0)
     game.play(1, ["S2"], 1.0)
@@ -70,7 +70,7 @@ def test_t14_standard_loser_returns() -> None:
 
 @pytest.mark.parametrize("level", SMART)
 def test_t8_1_normal_and_strong_declare_last_one_with_the_play(level: str) -> None:
-    """T8.4 (a): 0 holds [S4 S9] on S7; the play that leaves one card carries last one."""
+    """§T8.4 (a): 0 holds [S4 S9] on S7; the play that leaves one card carries last one."""
     game = std([["S4", "S9"], ["C3", "D5"], ["H6", "C6"]], "S7")
     for seed in range(30):
         action = policy(level, seed).act(game.view(0), [])
@@ -78,8 +78,8 @@ def test_t8_1_normal_and_strong_declare_last_one_with_the_play(level: str) -> No
 
 
 def test_t21_q12_easy_forgets_last_one_about_one_time_in_ten() -> None:
-    """T21.Q12: over many seeds easy forgets in about one case in ten; a forgotten last
-    one stays forgotten when it is offered on its own after the play (T8.1)."""
+    """§T21.Q12: over many seeds easy forgets in about one case in ten; a forgotten last
+    one stays forgotten when it is offered on its own after the play (§T8.1)."""
     game = std([["S4", "S9"], ["C3", "D5"], ["H6", "C6"]], "S7")
     view = game.view(0)
     forgot = declared = 0
@@ -107,7 +107,7 @@ def test_t21_q12_easy_forgets_last_one_about_one_time_in_ten() -> None:
 
 
 def test_t4_bids_are_sensible() -> None:
-    """T4, T16.5: every bid is an answer within 1-999 built from the descriptor; normal
+    """§T4, §T16.5: every bid is an answer within 1-999 built from the descriptor; normal
     bids little, strong bids enough to play first (a measured edge, docs/cpu-players.md),
     more on a hand of few points."""
     low = [["S1", "H2", "D3", "C2", "S4"], ["S13", "H12", "D11", "C10", "S9"],
@@ -140,7 +140,7 @@ def test_t6_2_an_eight_names_the_suit_kept_most(level: str) -> None:
 
 @pytest.mark.parametrize("level", SMART)
 def test_t6_1_a_two_answers_the_obligation(level: str) -> None:
-    """T6.4 (b): facing an obligation of 2, a 2 in hand passes it on instead of drawing 2."""
+    """§T6.4 (b): facing an obligation of 2, a 2 in hand passes it on instead of drawing 2."""
     game = au([["S2", "D7"], ["H2", "C6", "S13"], ["D9", "C13"]], "S5")
     game.play(0, ["S2"], 0.0)
     assert policy(level, 1).act(game.view(1), []) == {"type": "play", "cards": ["H2"]}
@@ -148,7 +148,7 @@ def test_t6_1_a_two_answers_the_obligation(level: str) -> None:
 
 @pytest.mark.parametrize("level", SMART)
 def test_t7_3_an_attack_card_answers_shibari(level: str) -> None:
-    """T7.8 (a) step 2: under しばり seat 1 plays H2 (or JK) rather than draw 2."""
+    """§T7.8 (a) step 2: under しばり seat 1 plays H2 (or JK) rather than draw 2."""
     game = std([["C2", "D9", "H4"], ["H2", "JK", "S7"], ["H5", "C8", "D3"],
                 ["S10", "H12", "C6"]], "C7")
     game.play(0, ["C2"], 0.0)
@@ -167,7 +167,7 @@ def test_t7_2_a_jack_names_its_own_suit_or_its_pair(level: str) -> None:
 
 @pytest.mark.parametrize("level", SMART)
 def test_t8_3_declares_yaku(level: str) -> None:
-    """T8.4 (c): a full house at the start of its turn is declared."""
+    """§T8.4 (c): a full house at the start of its turn is declared."""
     game = std([["S3", "H3", "D3", "C9", "S9"], ["C4", "C5"], ["D4", "D6"]], "H7")
     assert policy(level, 1).act(game.view(0), []) == {"type": "yaku"}
 
@@ -182,8 +182,8 @@ def test_t10_goes_out_when_it_can(level: str) -> None:
 
 
 def test_strong_counts_exposed_cards_and_avoids_a_sure_dobon() -> None:
-    """standard: seat 1 declared 役 with four aces (T8.3: its cards stay exposed) and kept
-    them; after seat 2's draw (T13.3: a draw ends every run) a 4 from seat 0 would be
+    """standard: seat 1 declared 役 with four aces (§T8.3: its cards stay exposed) and kept
+    them; after seat 2's draw (§T13.3: a draw ends every run) a 4 from seat 0 would be
     dobon'd for sure. Strong plays C3 instead; normal, which remembers nothing, sheds the
     higher C4."""
     game = std([["C4", "C3", "H13"], ["S1", "H1", "D1", "C1", "C9"], ["D9", "D2", "D6"]],

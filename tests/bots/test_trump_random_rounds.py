@@ -1,8 +1,8 @@
 """Random rounds of trump Dobon among every level at every seat count of both presets
-(TRUMP-RULES.md T1.2): every answer a policy gives is one of its legal actions (or a bid
-within the auction's descriptor, T21.46), the engine takes it, and every round ends.
+(TRUMP-RULES.md §T1.2): every answer a policy gives is one of its legal actions (or a bid
+within the auction's descriptor, §T21.46), the engine takes it, and every round ends.
 Policies see only a JSON round trip of their view and events, and their answers depend on
-nothing else (T19)."""
+nothing else (§T19)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _checked_round(preset: str, levels: list[str], seed: int, roundtrip: bool) -
     assert record.result["kind"] in KINDS
     assert record.actions == answers
     if preset == "au":
-        assert sum(record.result["deltas"]) == 0  # T15.4
+        assert sum(record.result["deltas"]) == 0  # §T15.4
     return record.actions
 
 
@@ -96,7 +96,7 @@ def test_same_inputs_same_answer_from_any_policy_object(preset: str) -> None:
 def _shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     """The same round for ``seat``'s eyes with the cards it cannot see dealt anew: the
     other unrevealed hands and the deck are shuffled together and dealt back in the same
-    sizes (T19.3: those are exactly what it may not see)."""
+    sizes (§T19.3: those are exactly what it may not see)."""
     state = copy.deepcopy(game.to_dict())
     view = game.view(seat)
     hidden = [s for s in range(game.players) if s != seat and view["revealed"][s] is None
@@ -113,7 +113,7 @@ def _shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
 
 @pytest.mark.parametrize("preset", ["au", "standard"])
 def test_a_decision_ignores_what_the_seat_cannot_see(preset: str) -> None:
-    """T19: two engines that show a seat the same view, with other opponents' hands and
+    """§T19: two engines that show a seat the same view, with other opponents' hands and
     deck, get the same answer from a fresh policy of the same level and seed."""
     rng = random.Random(5)
     compared = 0

@@ -47,14 +47,14 @@ def test_a_small_tournament_prints_a_table_and_json(printed: tuple[str, list[str
 
 def test_au_points_sum_to_zero(printed: tuple[str, list[str]]) -> None:
     preset, lines = printed
-    if preset == "au":  # T15.4; standard scores are not zero-sum (T16.3)
+    if preset == "au":  # §T15.4; standard scores are not zero-sum (§T16.3)
         results = json.loads(lines[-1])["results"]
         assert abs(sum(r["points_per_game"] for r in results.values())) < 0.01
 
 
 def test_pairs_favour_the_lower_standard_score() -> None:
     """A positive difference means the first level did better: in standard, a lower
-    score (T16.3)."""
+    score (§T16.3)."""
     figures = run(30, LEVELS, 4, "standard", "trump")["report"]
     per = {lv: figures["results"][lv]["points_per_game"] for lv in LEVELS}
     diff = figures["pairs"]["strong-easy"]["diff"]
@@ -75,7 +75,7 @@ def test_strong_beats_easy_in_both_presets() -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["--game", "trump", "--levels", ",".join(["easy"] * 5)],            # au: 2-4 (T1.2)
+    ["--game", "trump", "--levels", ",".join(["easy"] * 5)],            # au: 2-4 (§T1.2)
     ["--game", "trump", "--preset", "standard", "--levels", "easy,strong"],  # 3-6
     ["--preset", "au"],                                                 # trump only
     ["--game", "chess"],

@@ -91,7 +91,7 @@ class Stack:
     def start(
         self, name: str, args: list[str], extra_env: dict[str, str] | None = None
     ) -> subprocess.Popen[bytes]:
-        log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
+        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 (closed with the process)
         process = subprocess.Popen(
             args, cwd=ROOT, env={**self.env, **(extra_env or {})},
             stdout=log, stderr=subprocess.STDOUT,
@@ -100,17 +100,25 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def daphne(self) -> int:
-        port = free_port()
+    def daphne(self, port: int | None = None, origins: tuple[str, ...] = ()) -> int:
+        """A daphne on `port` (default: a free one). `origins`: more origins its sockets
+        may come from (a proxy's in front of it)."""
+        port = port or free_port()
         # As README runs it: daphne with the site's limits (dobon_site/server.py); pages
         # and sockets of this daphne come from its own origin (scheme, host and port).
+        allowed = ",".join((f"http://127.0.0.1:{port}", *origins))
         self.start(f"daphne-{port}", [str(BIN / "python"), "-m", "dobon_site.server",
                                       "-b", "127.0.0.1", "-p", str(port),
                                       "dobon_site.asgi:application"],
-                   {"DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}"})
+                   {"DOBON_WS_ALLOWED_ORIGINS": allowed})
         wait_for_http(port)
         self.ports.append(port)
         return port
+
+    def daphne_process(self, port: int) -> subprocess.Popen[bytes]:
+        """The process serving `port` now (the latest started there)."""
+        return next(p for p in reversed(self.processes)
+                    if str(port) in " ".join(map(str, p.args)))
 
     def celery(self) -> None:
         self.start_worker()
@@ -124,8 +132,11 @@ class Stack:
                                  "--without-mingle", "--without-heartbeat"])
 
     def start_beat(self, name: str = "beat") -> subprocess.Popen[bytes]:
+        # Each beat its own schedule file: two beats running at once (one holds the
+        # clock, one stands by) must not share celery's shelve.
+        schedule = str(self.logs / f"{name}-schedule")
         return self.start(name, [str(BIN / "celery"), "-A", "dobon_site", "beat",
-                                 "--loglevel=info", "--schedule", str(self.logs / "beat-schedule")])
+                                 "--loglevel=info", "--schedule", schedule])
 
     def kill(self, process: subprocess.Popen[bytes]) -> None:
         """SIGKILL, as a crash would: nothing gets to clean up."""
@@ -176,7 +187,7 @@ def stack(tmp_path: Path, **extra_env: str) -> Iterator[Stack]:
         flush_redis(redis_url)
 
 
-def wait_for_http(port: int, timeout: float = 20) -> None:
+def wait_for_http(port: int, timeout: float = 60) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:

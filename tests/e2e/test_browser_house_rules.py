@@ -32,15 +32,15 @@ SETUPS = {
     # RULES.md as it is: alice plays R5, bob (R2 R3 = 5) dobons.
     "standard": FixedSetup(hands=[["R5", "G9"], ["R2", "R3"], ["B9", "B8"]], first_card="R1",
                            deck=["G1", "G2", "G3", "G4"]),
-    # H6: alice plays R7 and swaps with bob (key 1); bob goes out with R3; alice, now
+    # §H6: alice plays R7 and swaps with bob (key 1); bob goes out with R3; alice, now
     # holding Y1 Y2 (3), dobons bob's 3.
     "party": FixedSetup(hands=[["R7", "R3"], ["Y1", "Y2"], ["B4", "B8"]], first_card="R5",
                         deck=["G1", "G2", "G4", "G6"]),
-    # H7: alice draws until playable (B1, then R8); plays R6; H8: bob's Y2 G3 make
+    # §H7: alice draws until playable (B1, then R8); plays R6; §H8: bob's Y2 G3 make
     # 2 × 3 = 6 and he dobons with the keyboard.
     "classic": FixedSetup(hands=[["G9", "R6", "Y5"], ["Y2", "G3"], ["B4", "B8"]],
                           first_card="R5", deck=["B1", "R8", "G1", "G2"]),
-    # H10: every seat is asked "dobon?" without a hint; bob (R2 R3) dobons alice's R5;
+    # §H10: every seat is asked "dobon?" without a hint; bob (R2 R3) dobons alice's R5;
     # alice is offered a blind return and lets it go.
     "competitive": FixedSetup(hands=[["R5", "G9"], ["R2", "R3"], ["B9", "B8"]],
                               first_card="R1", deck=["G1", "G2", "G3", "G4"]),
@@ -173,7 +173,7 @@ def play_classic(players, room, out, problems):
     expect(draw).to_have_text("出るまで引く")
     act(players, room, lambda: draw.click())
     expect(alice.page.get_by_test_id("hand").locator("[data-card]")).to_have_count(5)
-    expect(alice.page.locator("[data-action=pass]")).to_have_count(0)  # H7.2: no pass
+    expect(alice.page.locator("[data-action=pass]")).to_have_count(0)  # §H7.2: no pass
     problems.extend(shoot(alice, out, "classic-03-drew-until-playable"))
     act(players, room, lambda: alice.page.get_by_test_id("hand").locator("[data-card=R6]").click())
     prompt = bob.page.locator(".chance.chance-dobon")
@@ -205,9 +205,9 @@ PLAYS = {"standard": play_standard, "party": play_party, "classic": play_classic
 def test_a_custom_room_reshuffles_and_ends_its_session(
     tmp_path: Path, browser: Browser, alice, bob, settings
 ):
-    """H12 and H14 through the pages: the owner sets single rules (custom), the deck is
+    """§H12 and §H14 through the pages: the owner sets single rules (custom), the deck is
     rebuilt from the discards, the game ends by deck-out, the one-game session ends with
-    its standings and the deck-out count is reset (H14.5: the next rate stays ×1)."""
+    its standings and the deck-out count is reset (§H14.5: the next rate stays ×1)."""
     require_stack()
     settings.DOBON_TEST_SETUPS_ALLOWED = True
     settings.CELERY_BROKER_URL = ""
@@ -243,7 +243,7 @@ def test_a_custom_room_reshuffles_and_ends_its_session(
         act(players, room, lambda: b.page.keyboard.press("n"))  # bob lets his dobon go
         act(players, room, lambda: b.page.keyboard.press("d"))  # the deck's last card
         act(players, room, lambda: b.page.keyboard.press("p"))
-        act(players, room, lambda: a.page.keyboard.press("d"))  # H12: R1 comes back
+        act(players, room, lambda: a.page.keyboard.press("d"))  # §H12: R1 comes back
         expect(a.page.get_by_test_id("hand").locator("[data-card=R1]")).to_have_count(1)
         expect(a.page.locator(".log-list")).to_contain_text("山札を作り直しました（1枚）")
         expect(b.page.locator(".log-list")).to_contain_text("reshuffled into the deck (1 card)")

@@ -3,7 +3,7 @@ play a whole game on a fixed deal — a multi-play, a draw stack taken with "tak
 colour choice and a dobon made with the keyboard, a cut-in, a return — to its
 settlement; then the owner starts the next game and every page moves to it without a
 reload. After every step: each page shows exactly its own hand, no page holds another
-seat's hidden card (R15.2), the hand, the top card and every enabled button lie inside
+seat's hidden card (§R15.2), the hand, the top card and every enabled button lie inside
 the viewport, and no page logged an error or a CSP violation."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ SETUP = FixedSetup(
     deck=["B9", "G9", "R9", "Y8", "G1", "G2", "G3", "B2", "B3"],
 )
 # Cards held by one seat only and never played: their presence on another seat's page
-# would be a leak. Revealed when R9.5 / R10 / the settlement shows them.
+# would be a leak. Revealed when §R9.5 / §R10 / the settlement shows them.
 SECRETS = {
     0: ["G4", "B5"],
     1: ["B1", "G7"],
@@ -147,7 +147,7 @@ def test_four_players_play_a_whole_game_then_the_next_one(
         expect(alice.page.locator(".me-turn")).to_have_text("あなたの番です")
         expect(bob.page.locator(".me-turn")).to_have_text("aliceの番です")
 
-        # R2.2 / R4.1 multi-play: alice taps R5 (a twin: it is selected), then plays both.
+        # §R2.2 / §R4.1 multi-play: alice taps R5 (a twin: it is selected), then plays both.
         r5 = alice.page.get_by_test_id("hand").locator("[data-card=R5]").first
         expect(r5).to_have_attribute("data-playable", "true")
         r5.click()
@@ -159,7 +159,7 @@ def test_four_players_play_a_whole_game_then_the_next_one(
         engine = act_and_sync(players, room, 1, play.click)
         assert engine.top == "R5" and len(engine.hand(0)) == 4
 
-        # R5.1 a stack: bob's R+2, carol's G+2 (one tap each: no twins), dave takes 4.
+        # §R5.1 a stack: bob's R+2, carol's G+2 (one tap each: no twins), dave takes 4.
         expect(carol.page.get_by_test_id("hand").locator("[data-card='G+2']")).to_have_attribute(
             "data-playable", "false"
         )
@@ -206,7 +206,7 @@ def test_four_players_play_a_whole_game_then_the_next_one(
         expect(bob.page.locator("[data-role=log]")).to_contain_text("daveがカットイン")
         assert engine.turn == 0
 
-        # R9: alice plays Y9 (9); carol's hand is 9. Only carol is told (R9.3).
+        # §R9: alice plays Y9 (9); carol's hand is 9. Only carol is told (§R9.3).
         engine = act_and_sync(
             players, room, 10, alice.page.get_by_test_id("hand").locator("[data-card=Y9]").click
         )
@@ -223,7 +223,7 @@ def test_four_players_play_a_whole_game_then_the_next_one(
         )  # keyboard dobon
         assert engine.phase == "return_wait"
 
-        # R10: alice's remaining G4 B5 = 9 = carol's 9: she returns the dobon.
+        # §R10: alice's remaining G4 B5 = 9 = carol's 9: she returns the dobon.
         expect(alice.page.locator(".chance-return")).to_contain_text("9点")
         problems += shoot(alice, out, "08-return-chance")
         alice.page.get_by_test_id("actions").locator("[data-action=return]").click()

@@ -99,7 +99,7 @@ def test_the_settlement_says_who_dobond_whom_on_which_card_and_the_button_stays_
         # Item 8: the room's name is whole in the table's bar on a phone.
         title = a.page.locator(".tbar-title")
         assert title.evaluate("e => e.scrollWidth <= e.clientWidth"), "the room name is cut"
-        # Item 8: a refusal explains without a rule id ("(R4.1)").
+        # Item 8: a refusal explains without a rule id ("(§R4.1)").
         b.page.get_by_test_id("hand").locator("[data-card=R4]").click()
         expect(b.page.locator("[data-role=toast]")).to_have_text("あなたの番ではありません")
         # Item 8: bob leaves (every socket closed): alice is told; he comes back.

@@ -54,7 +54,7 @@ def test_two_players_play_through_the_browser_table(tmp_path, browser: Browser, 
             expect(page.get_by_test_id("hand").locator(".card")).to_have_count(7)
         game = Game.objects.get(room=room)
         engine = Engine.from_dict(game.state)
-        # Bob, the owner's left neighbour, plays first (R3.2); alice has no buttons.
+        # Bob, the owner's left neighbour, plays first (§R3.2); alice has no buttons.
         on_turn = "bob" if engine.turn == 1 or engine.chooser == 1 else "alice"
         waiting = "alice" if on_turn == "bob" else "bob"
         expect(pages[waiting].get_by_test_id("actions").locator("button")).to_have_count(0)

@@ -149,7 +149,7 @@ def test_a_newcomer_plays_a_trump_round_against_cpus(tmp_path, browser: Browser,
             assert outside_viewport(page) == []
         expect(settlement).to_contain_text("第1回")
         # A reload (or a tab opened after the end) shows the same settlement, the hands
-        # included: they come from the room panel's last result (T21, public once over).
+        # included: they come from the room panel's last result (§T21, public once over).
         hands_shown = settlement.locator(".settle-cards").count()
         assert hands_shown > 0
         page.set_viewport_size(PHONE)

@@ -1,5 +1,5 @@
 """The clock split in the production shape (issue #22): beat and a Celery worker as
-separate processes. Beat only finds what is due; the worker plays the idle person's R14
+separate processes. Beat only finds what is due; the worker plays the idle person's §R14
 timeout and the CPU's moves; a clock that was down resumes the game with a fresh timeout
 instead of a burst of automatic actions."""
 
@@ -48,7 +48,7 @@ def test_a_worker_plays_the_timeouts_and_cpu_moves_that_beat_finds(tmp_path, ali
         assert await asyncio.to_thread(post_start, port, room.pk, cookie) == 302
         await me.wait_for(lambda s: any(e["type"] == "timeout" and e["seat"] == 0
                                         for e in s["events"]), timeout=25)
-        # A first S skips the CPU (R3.2): then alice's turn times out before the CPU's
+        # A first S skips the CPU (§R3.2): then alice's turn times out before the CPU's
         # first move, which the assertions below also want to see.
         await me.wait_for(lambda s: any(e["seat"] == 1 and e["type"] in CPU_MOVES
                                         for e in s["events"]), timeout=25)

@@ -4,7 +4,7 @@ PostgreSQL and Redis, players on real websockets.
 One stack, several rooms at once (so the 5-second clocks run side by side and the whole
 test stays short): a whole au round with a dobon chain and a return, with a reload
 (reconnect and resume) in the middle of it; a standard round with its auction and a
-しばり; and every kind of timeout of T18, applied by the real beat sweep.
+しばり; and every kind of timeout of §T18, applied by the real beat sweep.
 
 Rounds start from fixed deals (game/services/fixed_setups.py, test-only) in this process;
 the sockets connect afterwards, so their first frame is the resuming sync of a running
@@ -26,7 +26,7 @@ from game.models import Game, Membership, Room
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
-TIMEOUT = 5  # seconds: T1.3's minimum, the clock of every T18 timeout below
+TIMEOUT = 5  # seconds: §T1.3's minimum, the clock of every §T18 timeout below
 
 
 @pytest.fixture
@@ -137,9 +137,9 @@ async def au_chain_and_return(game: Game, players: list[WsPlayer], port: int,
 
 async def standard_auction_and_shibari(game: Game, players: list[WsPlayer], port: int,
                                        cookies: dict[str, str]) -> None:
-    """standard, 3 seats: alice and bob bid, carol is silent (T18: she bids 1); bob wins
-    and plays C2 (しばり on carol), who does nothing (T18: she takes the accumulation);
-    alice then does nothing on a plain turn (T18: she draws one)."""
+    """standard, 3 seats: alice and bob bid, carol is silent (§T18: she bids 1); bob wins
+    and plays C2 (しばり on carol), who does nothing (§T18: she takes the accumulation);
+    alice then does nothing on a plain turn (§T18: she draws one)."""
     alice, bob, carol = await synced(game, players)
     assert alice.states[-1]["view"]["phase"] == "auction"
     await act(alice, {"type": "bid", "amount": 1}, 0)
@@ -160,7 +160,7 @@ async def standard_auction_and_shibari(game: Game, players: list[WsPlayer], port
 
 async def au_obligation(game: Game, players: list[WsPlayer], port: int,
                         cookies: dict[str, str]) -> None:
-    """au, 2 seats: alice plays S2; bob, under the draw obligation, does nothing (T18: he
+    """au, 2 seats: alice plays S2; bob, under the draw obligation, does nothing (§T18: he
     draws the obligation)."""
     alice, bob = await synced(game, players)
     state = await act(alice, {"type": "play", "cards": ["S2"]}, 0)
@@ -190,7 +190,7 @@ async def au_chance_lapses(game: Game, players: list[WsPlayer], port: int,
 async def au_chain_lapses(game: Game, players: list[WsPlayer], port: int,
                           cookies: dict[str, str]) -> None:
     """au, the chain deal: bob dobons; carol (may dobon on top) and alice (may return)
-    do nothing (T18: both leave the chain), and bob's dobon stands."""
+    do nothing (§T18: both leave the chain), and bob's dobon stands."""
     alice, bob, carol = await synced(game, players)
     await act(alice, {"type": "play", "cards": ["D10"]}, 0)
     state = await act(bob, {"type": "dobon"}, 1)
@@ -202,7 +202,7 @@ async def au_chain_lapses(game: Game, players: list[WsPlayer], port: int,
 async def standard_waits_lapse(game: Game, players: list[WsPlayer], port: int,
                                cookies: dict[str, str]) -> None:
     """standard, 4 seats: bob's S2 lets alice and dave dobon; dave does (2 cards), alice
-    does not (T18: the dobon wait lapses), then bob may return and does not (T18)."""
+    does not (§T18: the dobon wait lapses), then bob may return and does not (§T18)."""
     alice, bob, carol, dave = await synced(game, players)
     await act(alice, {"type": "play", "cards": ["JK"]}, 0)
     await act(bob, {"type": "play", "cards": ["S2"]}, 1)
@@ -250,7 +250,7 @@ def test_trump_rounds_and_every_t18_timeout_over_the_live_stack(tmp_path, fixed,
 
         async def room(index: int, name: str) -> None:
             # The sockets open first, then the round starts (its clocks run from then,
-            # T18.1): slow connections on the loaded machine cannot eat into them. The
+            # §T18.1): slow connections on the loaded machine cannot eat into them. The
             # rooms alternate between the two daphnes.
             scenario, people, args, kwargs = deals[name]
             table = await sync_to_async(trump_room)(args[0], people)
@@ -270,14 +270,14 @@ def test_trump_rounds_and_every_t18_timeout_over_the_live_stack(tmp_path, fixed,
     results = {name: Game.objects.get(pk=g.pk) for name, g in games.items()}
     chain = results["chain"]
     assert chain.status == Game.Status.FINISHED and chain.result["kind"] == "return"
-    # T12.6 (iv): a return on top of two dobons; the second declarer pays the returner.
+    # §T12.6 (iv): a return on top of two dobons; the second declarer pays the returner.
     assert chain.result["chain"] == [[1, "dobon"], [2, "dobon"], [0, "return"]]
     assert chain.result["payments"] == [[2, 0, 240]]
     assert results["chain_lapse"].result["kind"] == "dobon"
     assert results["chain_lapse"].result["winners"] == [1]
     waits = results["waits"]
     assert waits.result["kind"] == "dobon" and waits.result["winners"] == [3]
-    # Every automatic action of T18 came from the beat sweep's game clock, logged as such.
+    # Every automatic action of §T18 came from the beat sweep's game clock, logged as such.
     logged = {name: list(g.events.values_list("data", flat=True)) for name, g in results.items()}
     assert {e["action"] for e in logged["standard"] if e["type"] == "timeout"} >= {
         "bid", "take", "draw"}

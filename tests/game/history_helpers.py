@@ -25,14 +25,14 @@ def _start(room: Room, owner: Any, hands: list[list[str]], deck: list[str] | Non
 
 
 def play_agari(room: Room, people: list[Any], now: float = NOW) -> Game:
-    """people[0] goes out with R5 (R8): +40 at ×1."""
+    """people[0] goes out with R5 (§R8): +40 at ×1."""
     game = _start(room, people[0], AGARI, None, now)
     play.perform_action(game, people[0], {"type": "play", "cards": ["R5"]}, now=now + 1)
     return _reloaded(game)
 
 
 def play_dobon(room: Room, people: list[Any], now: float = NOW) -> Game:
-    """people[0] plays R5; people[1] holds 5 points and dobons (R9): 51 at ×1."""
+    """people[0] plays R5; people[1] holds 5 points and dobons (§R9): 51 at ×1."""
     game = _start(room, people[0], DOBON, None, now)
     play.perform_action(game, people[0], {"type": "play", "cards": ["R5"]}, now=now + 1)
     play.perform_action(game, people[1], {"type": "dobon"}, now=now + 2)
@@ -40,7 +40,7 @@ def play_dobon(room: Room, people: list[Any], now: float = NOW) -> Game:
 
 
 def play_return(room: Room, people: list[Any], now: float = NOW) -> Game:
-    """As play_dobon, but people[0] keeps B5 (5 points) and returns it (R10): +49."""
+    """As play_dobon, but people[0] keeps B5 (5 points) and returns it (§R10): +49."""
     game = _start(room, people[0], RETURN, None, now)
     play.perform_action(game, people[0], {"type": "play", "cards": ["R5"]}, now=now + 1)
     play.perform_action(game, people[1], {"type": "dobon"}, now=now + 2)
@@ -49,7 +49,7 @@ def play_return(room: Room, people: list[Any], now: float = NOW) -> Game:
 
 
 def play_deck_out(room: Room, people: list[Any], now: float = NOW) -> Game:
-    """people[0] draws the deck's last card (R12): nobody pays, the next rate doubles."""
+    """people[0] draws the deck's last card (§R12): nobody pays, the next rate doubles."""
     game = _start(room, people[0], DECK_OUT, ["G1"], now)
     play.perform_action(game, people[0], {"type": "draw"}, now=now + 1)
     return _reloaded(game)

@@ -1,6 +1,6 @@
 """Shared set-up for the live-play tests: a room, a started game, precise positions.
 
-Room seats: alice (owner) 0, bob 1, carol 2, dave 3 → engine seats 0..3; R3.2 makes bob
+Room seats: alice (owner) 0, bob 1, carol 2, dave 3 → engine seats 0..3; §R3.2 makes bob
 (the owner's left neighbour) the first player of the room's first game.
 """
 

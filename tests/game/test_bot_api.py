@@ -1,5 +1,5 @@
 """Program clients (docs/bots-api.md): Bearer tokens on the real ASGI app, whole games
-against CPU players, refusals with the documented close code, and R15 fairness."""
+against CPU players, refusals with the documented close code, and §R15 fairness."""
 
 from __future__ import annotations
 
@@ -75,9 +75,9 @@ async def test_the_token_seat_is_marked_as_a_program_while_connected(alice, bob)
 
 
 async def test_r15_a_token_client_never_receives_another_seats_hand(alice, bob):
-    """R15: everything a program receives is its own seat's view; events addressed to
+    """§R15: everything a program receives is its own seat's view; events addressed to
     other seats (the cards they draw) never reach it; no hand but its own is shown
-    before the game ends, except hands revealed by a dobon (R9.5)."""
+    before the game ends, except hands revealed by a dobon (§R9.5)."""
     room = await sync_to_async(bob_and_three_cpus)(alice, bob, level="strong")
     key = await sync_to_async(new_key)(bob)
     socket = await open_token_socket(key, room.pk)

@@ -465,3 +465,19 @@ async def test_a_socket_waiting_for_its_sync_budget_does_not_hold_up_other_conne
     await next_state(waiting)
     for socket in (first, waiting, player):
         await socket.disconnect()
+
+
+def test_the_live_layer_counts_with_one_token_bucket(settings):
+    """Issue #35: a socket's own message limit, the handshake limits and the process
+    budgets are all `Budget`s (consumers.TokenBucket and admission's bucket table were two
+    more copies of the same arithmetic)."""
+    from game.live import admission, consumers
+
+    assert not hasattr(consumers, "TokenBucket")
+    gate = admission.Admission(app=None)  # type: ignore[arg-type]
+    assert isinstance(gate.address_handshakes, Budget)
+    assert isinstance(gate.process_handshakes, Budget)
+    settings.DOBON_WS_MAX_MESSAGES_PER_SECOND = 3
+    socket_limit = Budget(consumers.MESSAGES_PER_SOCKET, consumers.MESSAGES_PER_SOCKET)
+    assert [socket_limit.try_take(None, 0.0) for _ in range(4)] == [True, True, True, False]
+    assert socket_limit.try_take(None, 1 / 3)  # one more a third of a second later

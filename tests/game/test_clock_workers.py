@@ -223,7 +223,7 @@ def test_a_table_is_attended_while_its_person_plays_not_while_their_clock_does(
     sent, alice, bob, carol, django_capture_on_commit_callbacks
 ):
     """Whose wait a CPU's move is: at a table where the person has just played, theirs
-    (PERSON); at a table whose person's turns are played by R14 (a "play now" table left
+    (PERSON); at a table whose person's turns are played by §R14 (a "play now" table left
     alone), nobody's (TABLE). Tables without CPUs are never marked (no cache write)."""
     played = cpu_on_turn(alice, django_capture_on_commit_callbacks)
     left = started(seat_cpus(make_room(bob), "easy"), bob, position(
@@ -356,7 +356,7 @@ def test_beat_is_quiet_when_idle(monkeypatch, tmp_path):
 
 def test_the_game_log_names_r3_2s_first_player_and_times_version_0(alice, bob, carol):
     """After a first S the seat on turn is the first player's left neighbour; the log's
-    `initial.first_player` is still R3.2's first player, and version 0 has its time."""
+    `initial.first_player` is still §R3.2's first player, and version 0 has its time."""
     from game.views.history import game_log
 
     room = make_room(alice, bob, carol)

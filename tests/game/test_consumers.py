@@ -332,7 +332,7 @@ async def test_abort_and_finish_bring_everyone_back_to_the_room(table, alice, bo
     _, state = await next_state(sockets[0])
     assert state["view"] is None and state["room"]["last_result"]["result"]["winners"] == [1]
     # Walk-through item 1: after the end (a reload, a late arrival) the last result still
-    # carries what the settlement shows: the final hands (R15.2), the last play, the dobon.
+    # carries what the settlement shows: the final hands (§R15.2), the last play, the dobon.
     last = state["room"]["last_result"]
     assert last["hands"] == [["G1", "G2"], [], ["Y9", "Y8"], ["G9", "G8"]]
     assert last["last_play"]["seat"] == 1 and last["last_play"]["cards"] == ["R5"]
@@ -440,7 +440,11 @@ async def test_the_room_panel_lists_seats_standings_and_the_last_result(table, a
     _, state = await next_state(socket)
     room = state["room"]
     assert room["is_public"] is True and room["running_game"] is None
-    assert room["seats"][1] == {"index": 1, "username": "bob", "kind": "human", "points": 37}
+    # Issue #34 adds each seat's rating (a new player: provisional, "?"; docs/ratings.md).
+    assert room["seats"][1] == {
+        "index": 1, "username": "bob", "kind": "human", "points": 37,
+        "rating": {"label": "", "provisional": True, "rating": 1120, "text": "?"},
+    }
     assert room["standings"][0] == {
         "username": "bob", "kind": "human", "points": 37, "games": 1, "seated": True
     }

@@ -29,7 +29,7 @@ def _no_broker(settings):
 
 
 def finished_game_with_a_cpu(alice: Any) -> Game:
-    """alice (seat 0) goes out at once against a strong CPU on room seat 1 (R8)."""
+    """alice (seat 0) goes out at once against a strong CPU on room seat 1 (§R8)."""
     room = make_room(alice)
     Membership.objects.create(room=room, cpu_level="strong", seat_index=1)
     game = started(room, alice, position([["R5"], ["B1", "G7"]]))

@@ -158,7 +158,7 @@ def test_standings_count_a_cpus_finished_games_on_its_seat(room, alice):
     rooms.add_cpu(room, alice, 2, "strong")
     game = play.start_game(room, alice, now=NOW)
     play.abort_game(game, alice, now=NOW)
-    # R8: alice goes out with her last card and nobody can dobon 5 points.
+    # §R8: alice goes out with her last card and nobody can dobon 5 points.
     game = started(room, alice, position([["R5"], ["B1", "G7"], ["Y9", "Y8"]]))
     play.perform_action(game, alice, {"type": "play", "cards": ["R5"]}, now=NOW + 1)
     game.refresh_from_db()

@@ -1,6 +1,6 @@
 """Issue 20: the deck-out rate overflowed. After 31 consecutive deck-outs the next game
 could not start (`integer out of range`), its match stayed running for ever and the
-sweep retried it 4 times a second; at rate 2^26 a winning move failed. R12.3 / R16.14
+sweep retried it 4 times a second; at rate 2^26 a winning move failed. §R12.3 / §R16.14
 now cap the rate at 2^20, every stored rate and point total is a 64-bit column, and a
 match whose next game cannot start ends, saying why.
 

@@ -56,7 +56,7 @@ def test_superuser_sees_the_running_games_hidden_state(client, superuser, runnin
 
 
 def test_view_only_staff_sees_public_information_only(client, viewer, running):
-    """R15.2: staff who may only view games never see hands, deck order or generator."""
+    """§R15.2: staff who may only view games never see hands, deck order or generator."""
     html = _change_page(client, viewer, running)
     assert "rng" not in html and "&quot;deck&quot;" not in html and "&quot;hands&quot;" not in html
     assert "field-initial_state" not in html and "field-state" not in html

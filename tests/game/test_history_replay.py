@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_replay_state_equals_saved_state_at_every_version(alice, bob, carol, dave, seed):
-    """Random legal actions and timeouts (R14) through play.perform_action and the sweep."""
+    """Random legal actions and timeouts (§R14) through play.perform_action and the sweep."""
     players = [alice, bob, carol, dave][: 2 + seed % 3]
     room = make_room(*players)
     game, states = play_random_game(room, alice, random.Random(seed))
@@ -38,7 +38,7 @@ def test_replay_state_equals_saved_state_at_every_version(alice, bob, carol, dav
 
 
 def test_each_timeout_is_its_own_step(alice, bob):
-    """A version applying several deadlines (R14) shows one step per deadline, and the
+    """A version applying several deadlines (§R14) shows one step per deadline, and the
     last of them equals the saved state."""
     room = make_room(alice, bob)
     game, states = play_random_game(room, alice, random.Random(11))

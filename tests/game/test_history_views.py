@@ -61,7 +61,7 @@ def test_game_page_shows_settlement_sums_and_timeline(client, played, people):
     dobon = games[1]
     client.cookies["django_language"] = "en"
     html = _get(client, people[0], dobon.get_absolute_url()).content.decode()
-    # R11.2: T = 12 + 5 + 17 + 17 = 51 (alice's 7 plus the R5 counted back).
+    # §R11.2: T = 12 + 5 + 17 + 17 = 51 (alice's 7 plus the R5 counted back).
     assert "T = 12 + 5 + 17 + 17 = 51" in html
     assert "alice pays bob: T × 1 = 51" in html
     assert 'data-card="G7"' in html  # alice's final hand, revealed after the game
@@ -198,7 +198,7 @@ def test_public_room_history_for_anyone_signed_in_and_login_for_anonymous(client
 
 
 def test_running_game_is_never_shown(client, people, staff):
-    """R15.2: no history page or log exposes a game that is still running."""
+    """§R15.2: no history page or log exposes a game that is still running."""
     room = make_room(*people)
     game = play.start_game(room, people[0], now=NOW)
     for user in (people[0], staff):
@@ -224,7 +224,7 @@ def test_json_log_schema(client, played, people):
     client.force_login(people[0])
     log = json.loads(client.get(reverse("game:game_json", args=[game.pk])).content)
     assert log["format"] == "dobon-game-log/1"
-    assert set(log) == {"format", "game", "players", "initial", "events", "result"}
+    assert set(log) == {"format", "game", "players", "initial", "events", "result", "ratings"}
     assert log["game"]["id"] == game.pk and log["game"]["status"] == "finished"
     assert [p["username"] for p in log["players"]] == ["alice", "bob", "carol", "dave"]
     assert {p["kind"] for p in log["players"]} == {"human"}
@@ -269,7 +269,7 @@ def test_profile_query_count_does_not_grow(client, people, django_assert_num_que
     client.force_login(people[1])
     url = reverse("accounts:profile", args=["alice"])
     client.get(url)
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):  # issue #34: one more for the rating graphs
         html = client.get(url).content.decode()
     assert 'data-testid="trump-stats-au"' in html and 'data-testid="trump-stats-standard"' in html
 
@@ -312,7 +312,7 @@ def test_many_bulk_games_same_queries_and_a_sampled_chart(client, people,
     with django_assert_num_queries(9):
         assert client.get(history).status_code == 200
     client.get(profile)
-    with django_assert_num_queries(9):  # 8 and the trump lines' one
+    with django_assert_num_queries(10):  # 8, the trump lines. one, the rating graphs. one (#34)
         html = client.get(profile).content.decode()
     points = selectors.chart_points(people[0], 300)
     assert len(points) == selectors.CHART_POINTS

@@ -1,4 +1,4 @@
-"""House rules in live play: people answer the 7's swap (H6.4) through the service."""
+"""House rules in live play: people answer the 7's swap (§H6.4) through the service."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def room(alice, bob, carol, dave):
 
 
 def swap_position() -> Engine:
-    """H6 example (a): seat 1 (bob) holds a 7 and is on turn."""
+    """§H6 example (a): seat 1 (bob) holds a 7 and is on turn."""
     return Engine.from_setup(
         hands=[["Y1", "Y2", "Y9"], ["R7", "G3", "G9"], ["B4", "B8"], ["G1", "Y6"]],
         first_card="R5", deck=["G2", "G4", "G6", "G7"], first_player=B, rate=1,

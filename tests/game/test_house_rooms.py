@@ -1,15 +1,19 @@
-"""A room's house rules (HOUSE-RULES.md G1, G3, G10, §7) on the site: the owner sets
+"""A room's house rules (HOUSE-RULES.md §G1, §G3, §G10, §7) on the site: the owner sets
 them between games, a running game keeps its own, the lobby, the room page and the game
-pages name them; H13's rate cap and H14's sessions are the room's."""
+pages name them; §H13's rate cap and §H14's sessions are the room's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from play_helpers import NOW, engine_of, make_room, set_position
 
-from game.models import Game, Match, Room
+from game.models import Game, Match, Room, RoomSession
 from game.rules import PRESETS
 from game.rules import Game as Engine
 from game.services import play, rooms
@@ -171,7 +175,7 @@ def test_a_game_starts_with_the_rooms_rules_and_keeps_them(alice, room):
     second = play.start_game(room, alice, now=NOW + 2)
     assert engine_of(second).house_rules == dict(PRESETS["classic"])
     assert engine_of(first).house_rules == dict(PRESETS["party"])
-    assert len(engine_of(second).hand(0)) == 5  # H1 in the classic preset
+    assert len(engine_of(second).hand(0)) == 5  # §H1 in the classic preset
 
 
 def test_a_room_without_house_rules_starts_a_plain_game(alice, room, monkeypatch):
@@ -232,7 +236,7 @@ def test_the_room_panel_carries_the_rules(alice, room):
     assert panel["house_rules"] == dict(PRESETS["party"]) and panel["house_base"] == "party"
 
 
-# -- H13: the rate cap ---------------------------------------------------------------------------
+# -- §H13: the rate cap ---------------------------------------------------------------------------
 
 
 def test_h13_the_rate_is_capped_and_the_count_kept(alice, room):
@@ -240,10 +244,10 @@ def test_h13_the_rate_is_capped_and_the_count_kept(alice, room):
                                is_public=True, house_rules={"rate_cap": 4})
     Room.objects.filter(pk=room.pk).update(deck_out_streak=3)
     room.refresh_from_db()
-    assert room.next_rate == 4  # default: 8 (H13.1)
+    assert room.next_rate == 4  # default: 8 (§H13.1)
     game = play.start_game(room, alice, now=NOW)
     assert engine_of(game).rate == 4 and game.rate == 4
-    assert room.deck_out_streak == 3  # H13.2: only the rate is capped
+    assert room.deck_out_streak == 3  # §H13.2: only the rate is capped
 
 
 def test_h13_3_a_cap_of_one_turns_doubling_off(alice, room):
@@ -260,7 +264,7 @@ def test_without_a_cap_the_rate_doubles_as_before(room):
     assert room.next_rate == 32
 
 
-# -- H14: sessions ------------------------------------------------------------------------------
+# -- §H14: sessions ------------------------------------------------------------------------------
 
 DOBON = [["R5", "G7"], ["R2", "R3"], ["B9", "B8"], ["G9", "G8"]]  # bob dobons alice: 51
 DECK_OUT = [["R5", "B5"], ["R2", "R4"], ["B9", "B8"], ["G9", "G8"]]
@@ -310,7 +314,7 @@ def test_h14_2_the_session_ends_after_its_games_and_resets_the_count(table, peop
     assert table.last_session is None and table.sessions_ended == 0
     _deck_out_game(table, people, NOW + 100)  # a deck-out is a finished game (S23)
     table.refresh_from_db()
-    assert table.sessions_ended == 1 and table.deck_out_streak == 0  # H14.5 (default: 1)
+    assert table.sessions_ended == 1 and table.deck_out_streak == 0  # §H14.5 (default: 1)
     last = table.last_session
     assert last["games"] == 2 and last["reason"] == "games"
     assert last["standings"][0] == {"username": "bob", "points": 51, "place": 1}
@@ -358,6 +362,55 @@ def test_h14_6_changing_a_rule_ends_the_running_session(table, people):
     assert table.sessions_ended == 1 and table.last_session["reason"] == "rules"
     assert table.last_session["games"] == 1 and table.deck_out_streak == 0
     assert play.room_info(table)["session"]["games"] == 0
+
+
+def test_h14_5_every_ended_session_is_kept_and_listed_in_the_room_history(client, table, people):
+    """§H14.5 "the room keeps them in its history": three sessions end (two by their games,
+    one by a change of rules, §H14.6); all three stay, with their standings, newest first
+    on the room's history page, not only the last one (issue #32)."""
+    alice = people[0]
+    _rules(table, alice, session_games=1)
+    _dobon_game(table, people, NOW)  # session 1: bob +51
+    _deck_out_game(table, people, NOW + 100)  # session 2: a deck-out, everyone 0
+    _rules(table, alice, session_games=2)
+    _dobon_game(table, people, NOW + 200)
+    _rules(table, alice, session_games=3)  # §H14.6: session 3 ends by the change
+    sessions = list(RoomSession.objects.filter(room=table).order_by("number"))
+    assert [(s.number, s.games, s.reason) for s in sessions] == [
+        (1, 1, "games"), (2, 1, "games"), (3, 1, "rules")]
+    assert sessions[0].standings[0] == {"username": "bob", "points": 51, "place": 1}
+    assert [r["points"] for r in sessions[1].standings] == [0, 0, 0, 0]
+    table.refresh_from_db()
+    assert table.last_session == {"number": 3, "games": 1, "reason": "rules",
+                                  "standings": sessions[2].standings}
+    client.force_login(alice)
+    page = client.get(reverse("game:room_history", args=[table.pk])).content.decode()
+    listed = re.findall(r'data-testid="ended-session" data-number="(\d+)" data-reason="(\w+)"',
+                        page)
+    assert listed == [("3", "rules"), ("2", "games"), ("1", "games")]
+    assert "1. bob 51" in page
+
+
+def test_h14_5_the_history_of_a_room_without_sessions_lists_none(client, table, people):
+    _dobon_game(table, people, NOW)
+    client.force_login(people[0])
+    page = client.get(reverse("game:room_history", args=[table.pk])).content.decode()
+    assert 'data-testid="ended-session"' not in page and 'id="room-sessions"' not in page
+
+
+def test_h14_5_the_history_page_costs_the_same_queries_for_1_2_3_sessions(client, table, people):
+    alice = people[0]
+    _rules(table, alice, session_games=1)
+    client.force_login(alice)
+    url = reverse("game:room_history", args=[table.pk])
+    counts = []
+    for i in range(3):
+        _dobon_game(table, people, NOW + 100 * i)
+        client.get(url)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1] == counts[2]
 
 
 def test_d3_match_games_do_not_count_in_sessions(table, people):

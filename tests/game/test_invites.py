@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from play_helpers import make_room
 
 from game.models import Room
 from game.services import rooms
@@ -196,3 +197,23 @@ def test_a_new_room_shows_its_invite_under_the_table_with_copy_and_share(client,
     assert page.index('data-testid="live-table"') < invite < page.index('id="room-panel"')
     for testid in ("copy-invite", "share-invite", "mail-invite"):
         assert f'data-testid="{testid}"' in page
+
+
+def test_a_full_rooms_invite_says_it_is_full_and_offers_to_watch(
+    client, alice, bob, carol, dave, mallory
+):
+    """Issue #33: an invite to a room whose every seat is taken says so and that the
+    guest may watch — it used to say "pick a free seat" where there was none."""
+    room = make_room(alice, bob, carol, dave, seat_count=4)
+    client.force_login(mallory)
+    page = client.get(f"/join/{room.invite_code}/", follow=True).content.decode()
+    assert "満席です。ここで観戦でき" in page
+    assert "空いている席を選んで" not in page
+    assert 'data-testid="full-watch"' in page and 'data-testid="sit-prompt"' not in page
+
+
+def test_an_invite_to_a_room_with_a_free_seat_still_asks_to_pick_one(client, alice, mallory):
+    room = make_room(alice, seat_count=4)
+    client.force_login(mallory)
+    page = client.get(f"/join/{room.invite_code}/", follow=True).content.decode()
+    assert 'data-testid="sit-prompt"' in page and 'data-testid="full-watch"' not in page

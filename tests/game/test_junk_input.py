@@ -181,7 +181,7 @@ BULK = "x" * 3000
 async def test_extra_keys_are_accepted_but_only_the_normalised_action_is_stored(
     table, bob_socket
 ):
-    """T20.3 / engine-conventions: keys an action does not use are ignored. They used to
+    """§T20.3 / engine-conventions: keys an action does not use are ignored. They used to
     be stored in `GameEvent.step` and served in `/games/<id>.json` to every reader (3 KB
     of anybody's text, or a NUL character PostgreSQL refuses)."""
     socket = await bob_socket()

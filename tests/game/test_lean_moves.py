@@ -129,6 +129,9 @@ def twin_rooms(people: list[Any], fields: dict[str, Any]) -> tuple[Any, Any]:
     if "house_rules" in fields:
         fields["house_rules"] = dict(PRESETS[fields["house_rules"]])
     rooms = []
+    # Unrated (issue #34): ratings are the players' own, across rooms, so the twin that
+    # finishes second would push the ratings the first one's result changed.
+    fields.setdefault("rated", False)
     for _ in range(2):
         room = make_room(*people, timeout_seconds=20, **fields)
         play.start_game(room, people[0], now=NOW)

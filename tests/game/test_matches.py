@@ -9,14 +9,15 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
-from play_helpers import NOW, make_room
+from play_helpers import NOW, make_room, set_position
 
 from game.history.replay import Version, rebuild
 from game.models import Game, GameEvent, GamePlayer, Membership, Room
 from game.models.matches import Match
-from game.services import clock, matches, panel
+from game.services import clock, engines, matches, panel, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -149,7 +150,7 @@ def test_standings_count_games_within_the_match_and_mark_program_players(alice, 
 
 
 def test_a_program_seat_gets_its_r14_action_after_the_match_timeout(alice, bob, settings):
-    """R14 with the match's 1-second program timeout, applied by the service layer (the
+    """§R14 with the match's 1-second program timeout, applied by the service layer (the
     engine keeps its 10 s): the program seat that does not act is moved by the sweep
     well before its engine deadline, with `auto` in the logged replay input."""
     room = make_room(bob, seats=[0])
@@ -312,7 +313,7 @@ def test_one_sweep_plays_the_cpu_moves_that_are_due_at_once(alice):
     assert game.version > productive > 0
 
 
-# -- R14's automatic action for a program seat, situation by situation -----------------------
+# -- §R14's automatic action for a program seat, situation by situation -----------------------
 
 
 def auto_for(engine: Any, seat: int, seed: int = 1) -> dict[str, Any] | None:
@@ -323,7 +324,7 @@ def auto_for(engine: Any, seat: int, seed: int = 1) -> dict[str, Any] | None:
 
 
 def test_h6_a_program_seat_choosing_a_swap_swaps_with_the_next_seat():
-    """R14 with HOUSE-RULES H6 / §6: the engine's own clock swaps with the next seat in
+    """§R14 with HOUSE-RULES §H6 / §6: the engine's own clock swaps with the next seat in
     the direction of play; a program's clock in a match does the same (it used to have no
     action here and the program waited for the room's clock instead of the match's)."""
     from game.rules import Game as Engine
@@ -346,7 +347,7 @@ def test_h6_a_program_seat_choosing_a_swap_swaps_with_the_next_seat():
 
 
 def test_h7_a_program_seat_that_drew_until_playable_plays_the_drawn_card():
-    """R14 with HOUSE-RULES H7 / §6: after drawing until a card is playable there is no pass; the
+    """§R14 with HOUSE-RULES §H7 / §6: after drawing until a card is playable there is no pass; the
     engine's clock plays the last drawn card alone, and so does a program's match clock."""
     from game.rules import Game as Engine
 
@@ -415,7 +416,7 @@ def test_r14_a_program_seat_on_turn_draws_then_passes():
 
 def test_r14_after_a_program_seats_automatic_draw_its_pass_follows_at_once(alice, bob):
     """A program seat that never acts plays match games by automatic actions only: each
-    is R14's for its situation, and each automatic draw that leaves the turn with it is
+    is §R14's for its situation, and each automatic draw that leaves the turn with it is
     followed by the automatic pass in the next version, at the same moment. (Deals are
     random: one-game matches are played until one had such a draw.)"""
     room = make_room(bob, seats=[0])
@@ -471,3 +472,70 @@ def test_reached_at_game_is_1_to_n_even_when_no_game_changed_a_total(alice, bob,
         ("alice", 5, 2), ("bob", 5, 2), ("carol", 0, 1),
     ]
     assert all(1 <= line.reached <= 2 for line in lines)
+
+
+# -- §H6 / §H7 in a match, end to end: the program seat's own clock, not the room's ----------------
+
+PARTY_RULES = {"seven_zero": True, "draw_until_playable": True}
+
+
+def program_match_at(bob: Any, hands: list[list[str]], deck: list[str]) -> Game:
+    """A one-game match: bob's program on seat 0 (1 s program timeout, the room keeps
+    10 s), CPUs on seats 1-3, the position `hands`/`deck` saved as a version of its own
+    (so that the program clock is planned for it, as after any move)."""
+    from game.rules import Game as Engine
+
+    room = make_room(bob, seats=[0], house_rules=PARTY_RULES)
+    Membership.objects.filter(room=room, user=bob).update(program_sockets=1)
+    match = matches.start_match(room, bob, games=1, program_timeout=1, cpu_level="easy",
+                                now=NOW)
+    game = Game.objects.get(match=match)
+    set_position(game, Engine.from_setup(hands=hands, first_card="R5", deck=deck,
+                                         first_player=0, now=NOW, house_rules=PARTY_RULES))
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        play.do_save(locked, engines.load(locked), [], NOW, step={"now": NOW})
+    return game
+
+
+def automatic_steps(game: Game, count: int, limit: float = 20.0) -> list[dict[str, Any]]:
+    """Run the sweep every 0.25 s until the program seat had `count` automatic actions."""
+    now = NOW
+    while GameEvent.objects.filter(game=game, step__auto=True).count() < count:
+        now += 0.25
+        assert now < NOW + limit, "the program seat was not moved by its own clock"
+        clock.expire_due_games(now=now)
+    autos = GameEvent.objects.filter(game=game, step__auto=True).order_by("seq")
+    return [e.step for e in autos][:count]
+
+
+def test_h6_a_program_seats_swap_in_a_match_comes_after_the_program_timeout(bob):
+    """§H6.4 / §6 with a match's program clock: the 7's player is a program seat that does
+    not answer; it swaps with the next seat after 1 s, not after the room's 10 s."""
+    game = program_match_at(bob, [["R7", "G4", "B2"], ["R3", "B1"], ["Y2", "B2"], ["Y8", "G6"]],
+                            ["G1"] * 8)
+    play.perform_action(game, bob, {"type": "play", "cards": ["R7"]}, now=NOW)
+    [swap] = automatic_steps(game, 1)
+    assert swap["action"] == {"type": "swap", "target": 1} and swap["now"] == NOW + 1.0
+
+
+def test_h7_a_program_seats_automatic_draw_is_followed_by_its_play_at_once(bob):
+    """§H7 / §6 with a match's program clock: after 1 s the program seat draws until a card
+    is playable and, as the engine's own §H7 timeout does (`draw_play`) and as §R14's pass
+    follows an automatic draw, plays it at once: no second wait for an absent player."""
+    game = program_match_at(bob, [["B3", "G4", "B2"], ["R3", "B1"], ["Y2", "B2"], ["Y8", "G6"]],
+                            ["G1", "Y3", "R2"] + ["G1"] * 6)
+    draw, played = automatic_steps(game, 2)
+    assert draw["action"] == {"type": "draw"} and draw["now"] == NOW + 1.0
+    assert played["action"] == {"type": "play", "cards": ["R2"]} and played["now"] == NOW + 1.0
+
+
+def test_h7_with_h6_a_program_seats_automatic_7_swaps_at_once(bob):
+    """S28 with a match's program clock: the card drawn and played automatically is a 7;
+    the swap follows at once with the next seat (the engine's own clock does the same)."""
+    game = program_match_at(bob, [["B3", "G4", "B2"], ["R3", "B1"], ["Y2", "B2"], ["Y8", "G6"]],
+                            ["G1", "Y3", "R7"] + ["G1"] * 6)
+    draw, played, swap = automatic_steps(game, 3)
+    assert played["action"] == {"type": "play", "cards": ["R7"]}
+    assert swap["action"] == {"type": "swap", "target": 1}
+    assert draw["now"] == played["now"] == swap["now"] == NOW + 1.0

@@ -1,4 +1,4 @@
-"""Live play service: starting games, every action path, settlement, R13, races."""
+"""Live play service: starting games, every action path, settlement, §R13, races."""
 
 from __future__ import annotations
 
@@ -252,7 +252,7 @@ def test_dobon_settles_points_and_resets_streak(room, alice, bob, carol):
     game.refresh_from_db()
     assert game.status == "finished" and game.finished_at is not None
     assert game.next_deadline is None
-    # R11.2: T = A 3 + B 12 (7 + the 5 counted back) + C 5 + D 17 = 37, times rate 4.
+    # §R11.2: T = A 3 + B 12 (7 + the 5 counted back) + C 5 + D 17 = 37, times rate 4.
     assert game.result["kind"] == "dobon" and game.result["payments"] == [[B, C, 148]]
     assert [p["username"] for p in game.result["players"]] == ["alice", "bob", "carol", "dave"]
     points = dict(Membership.objects.filter(room=room).values_list("user__username", "points"))
@@ -270,7 +270,7 @@ def test_dobon_return_pays_the_returner(room, alice, bob, carol):
     assert "return" in engine_of(game).chances(B)
     play.perform_action(game, bob, {"type": "return"}, now=NOW + 3)
     game.refresh_from_db()
-    # R11.3: T = A 3 + B 10 + C 5 + D 17 = 35; carol pays bob.
+    # §R11.3: T = A 3 + B 10 + C 5 + D 17 = 35; carol pays bob.
     assert game.result["kind"] == "return" and game.result["payments"] == [[C, B, 35]]
     assert Membership.objects.get(room=room, user=bob).points == 35
 
@@ -298,7 +298,7 @@ def test_a_member_who_left_does_not_get_points_but_keeps_the_delta(room, alice, 
 
 
 def deck_out(room: Room, alice: Any, bob: Any, now: float) -> Game:
-    """Bob (engine seat 1, first player) draws the last card: a deck-out (R12.1)."""
+    """Bob (engine seat 1, first player) draws the last card: a deck-out (§R12.1)."""
     game = started(
         room, alice, position(four_hands(), deck=["Y0"], first_player=B, now=now), now=now
     )
@@ -479,7 +479,7 @@ def test_simultaneous_cut_ins_exactly_one_wins_on_postgres(alice, bob, carol, da
     winners = [k for k, v in outcomes.items() if isinstance(v, play.Outcome)]
     losers = [v for v in outcomes.values() if isinstance(v, play.PlayError)]
     assert len(winners) == 1 and len(losers) == 1, outcomes
-    # The winner went out on a cut-in; R7.3: no cut-in on a going-out play.
+    # The winner went out on a cut-in; §R7.3: no cut-in on a going-out play.
     assert losers[0].code == "no_cut_in_on_going_out" and losers[0].message
     game.refresh_from_db()
     assert game.version == 2

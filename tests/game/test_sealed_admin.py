@@ -1,4 +1,4 @@
-"""Sealed bids stay sealed from staff (issue #31, item 2; TRUMP-RULES.md T19.3: nobody
+"""Sealed bids stay sealed from staff (issue #31, item 2; TRUMP-RULES.md §T19.3: nobody
 sees another seat's bid before the auction closes). Staff who are not superusers read a
 running game's public side only: no field, list column, search, filter or lookup of its
 events, states or steps shows what a seated player could not see. A refused lookup
@@ -37,7 +37,7 @@ def superuser(django_user_model):
 
 @pytest.fixture
 def auction(alice, bob, carol):
-    """A standard round in its auction (T4): bob has bid 777, the others not yet."""
+    """A standard round in its auction (§T4): bob has bid 777, the others not yet."""
     room = make_room(alice, bob, carol, game_kind="trump_dobon", trump_preset="standard",
                      timeout_seconds=60, seat_count=3)
     game = play.start_game(room, alice, now=time.time())

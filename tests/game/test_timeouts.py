@@ -1,4 +1,4 @@
-"""Timeouts (R14) through the service layer, with an injected clock; Celery and the
+"""Timeouts (§R14) through the service layer, with an injected clock; Celery and the
 in-process scheduler only call these functions."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_sweep_draws_and_passes_for_the_idle_seat(game):
     engine = engine_of(game)
     assert game.version == 1 and engine.turn == C and len(engine.hand(B)) == 3
     assert event_types(game)[1:] == ["timeout", "draw", "drawn", "pass", "turn"]
-    # R14.1: the next clock starts from the deadline, not from when the sweep ran.
+    # §R14.1: the next clock starts from the deadline, not from when the sweep ran.
     assert game.next_deadline.timestamp() == pytest.approx(NOW + 20)
 
 
@@ -58,7 +58,7 @@ def test_a_late_sweep_applies_every_timeout_due_in_order(game):
 
 
 def test_the_sweep_applies_the_timeout_of_the_version_a_move_left(game, bob):
-    """R14: after bob's draw, his clock runs on; the sweep passes for him at the deadline."""
+    """§R14: after bob's draw, his clock runs on; the sweep passes for him at the deadline."""
     play.perform_action(game, bob, {"type": "draw"}, now=NOW + 1)
     assert clock.expire_due_games(now=NOW + 9.9) == 0
     assert clock.expire_due_games(now=NOW + 11) == 1
@@ -211,7 +211,7 @@ def test_the_beat_sweep_applies_due_timeouts(game, monkeypatch):
 
 
 def test_the_sweep_reads_the_seats_with_the_row_lock(game, postgres_only):
-    """R14 through the sweep on PostgreSQL: the game's seats come with its row lock (one
+    """§R14 through the sweep on PostgreSQL: the game's seats come with its row lock (one
     statement), not from a query of their own, on every timeout and CPU move."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -27,7 +27,7 @@ def _fixed(settings):
 
 
 def au_chain_table(alice, bob, carol) -> int:
-    """T15.7 (h): 0:[D10 S3 H7] 1:[C4 H6] 2:[S5 C5], 0 on turn, field D6 (generous clock)."""
+    """§T15.7 (h): 0:[D10 S3 H7] 1:[C4 H6] 2:[S5 C5], 0 on turn, field D6 (generous clock)."""
     room = make_room(alice, bob, carol, game_kind="trump_dobon", trump_preset="au",
                      timeout_seconds=60, seat_count=3)
     setup = fixed_setups.FixedSetup(
@@ -93,7 +93,7 @@ async def test_an_au_dobon_chain_with_a_return_over_the_socket(alice, bob, carol
             _, state = await next_state(socket)
     assert state["status"] == "finished"
     result = state["view"]["result"]
-    # T15.7 (h) chain [1, 0]: X = [S3 H7] + [C4 H6] + [D10] = 30 → 30 × 2² = 120: 1 pays 0.
+    # §T15.7 (h) chain [1, 0]: X = [S3 H7] + [C4 H6] + [D10] = 30 → 30 × 2² = 120: 1 pays 0.
     assert result["kind"] == "return" and result["payments"] == [[1, 0, 120]]
     game = await sync_to_async(Game.objects.get)(room_id=room_id)
     assert game.result["match"]["totals"] == [1120, 880, 1000]

@@ -1,6 +1,6 @@
 """Trump Dobon rooms through the service layer (issue #18): the room's game kind picks
 the engine (game/services/engines.py); whole rounds of both presets play through the same
-locked path as Dobon UNO; the T17 match is carried round to round in the database; trump
+locked path as Dobon UNO; the §T17 match is carried round to round in the database; trump
 points never reach Dobon UNO's (`Membership.points`, profiles, the leaderboard).
 
 Time is an input: the sweep is called with growing `now`.
@@ -90,7 +90,7 @@ def test_the_au_match_carries_totals_round_to_round(alice):
     if first.result["match"]["over"]:
         return
     second = play.start_game(room, alice, now=NOW + 50_000)
-    # T17.1: the round's winner plays first (the same first player after a deck-out).
+    # §T17.1: the round's winner plays first (the same first player after a deck-out).
     expected = first.result["next_first_player"]
     if expected is None:
         expected = load("trump_dobon", first.initial_state).first_player
@@ -117,7 +117,7 @@ def test_the_standard_match_ends_after_its_rounds_and_a_new_one_starts(alice):
     assert game.result["match"]["over"] is True
     assert game.result["match"]["number"] == 1
     game = play_out(play.start_game(room, alice, now=NOW + 50_000))
-    assert game.result["match"]["number"] == 2  # T17.5: a new match
+    assert game.result["match"]["number"] == 2  # §T17.5: a new match
 
 
 @pytest.mark.parametrize(("preset", "seated", "ok"), [
@@ -155,7 +155,7 @@ def test_a_settings_change_ends_the_running_match(alice):
     rooms.update_room_settings(room, alice, name="t", seat_count=4, timeout_seconds=10,
                                is_public=True, starting_points=2000)
     room.refresh_from_db()
-    assert room.trump_match is None  # T1.1: the next round starts a new match
+    assert room.trump_match is None  # §T1.1: the next round starts a new match
     game = play.start_game(room, alice, now=NOW + 50_000)
     room.refresh_from_db()
     assert room.trump_match["record"]["totals"] == [2000] * 4
@@ -265,7 +265,7 @@ def test_the_room_form_creates_a_trump_room_and_the_lobby_says_which_game(client
 
 
 def test_a_match_of_n_games_plays_n_trump_rounds_and_restarts_the_trump_match(alice):
-    """T21.Q11: a bot-API match of N games plays N rounds; when T17 ends the game's own
+    """§T21.Q11: a bot-API match of N games plays N rounds; when §T17 ends the game's own
     match inside it (here after 1 round), the next round starts a new one."""
     from game.models import Match
     from game.services import matches
@@ -314,7 +314,7 @@ def test_how_to_play_has_a_section_per_trump_preset(client):
     assert "How to play trump Dobon" in en and "lowest total" in en
 
 
-# -- T18: every kind of timeout, applied by the sweep ------------------------------------
+# -- §T18: every kind of timeout, applied by the sweep ------------------------------------
 
 
 @pytest.fixture
@@ -373,7 +373,7 @@ def test_t18_shibari_takes_the_accumulation(fixed, alice, bob, carol):
 
 
 def test_t18_a_dobon_chance_lapses_silently_before_the_turn_draws(fixed, alice, bob, carol):
-    # T18.5 (d): 0 plays D10; 1 is on turn; 2 holds S4 H6 (10): at the deadline 2's chance
+    # §T18.5 (d): 0 plays D10; 1 is on turn; 2 holds S4 H6 (10): at the deadline 2's chance
     # lapses first (a private decline), then 1 draws.
     game = fixed_game(alice, [bob, carol], "au",
                       [["D10", "S3", "H7"], ["C13", "H12"], ["S4", "H6"]], "D6")
@@ -511,7 +511,7 @@ def test_the_settings_page_changes_the_game_between_rounds(client, alice):
     play.start_game(room, alice, now=NOW)
     refused = client.post(f"/rooms/{room.pk}/settings/", {
         "name": "t", "game_kind": "dobon_uno", "seat_count": 4, "timeout_seconds": 10})
-    assert refused.status_code == 200  # only between rounds (T1.1)
+    assert refused.status_code == 200  # only between rounds (§T1.1)
     room.refresh_from_db()
     assert room.game_kind == "trump_dobon"
 
@@ -519,7 +519,7 @@ def test_the_settings_page_changes_the_game_between_rounds(client, alice):
 @pytest.mark.parametrize("preset", ["au", "standard"])
 def test_a_trump_round_after_a_clock_outage_resumes_with_fresh_clocks(alice, bob, carol,
                                                                       preset):
-    """26 minutes without a clock: the round does not play the outage's timeouts (T18)
+    """26 minutes without a clock: the round does not play the outage's timeouts (§T18)
     in one version; every due clock restarts in full (docs/protocol.md, outages)."""
     from game.history.replay import Version, rebuild
     from game.models import GameEvent
@@ -546,7 +546,7 @@ def test_a_trump_round_after_a_clock_outage_resumes_with_fresh_clocks(alice, bob
 @pytest.mark.parametrize("preset", ["au", "standard"])
 def test_the_room_panel_shows_a_finished_trump_rounds_hands_after_a_reload(alice, preset,
                                                                            caplog):
-    """T21/R15.2: once a round is over its hands are public, and a table opened after the end
+    """§T21/§R15.2: once a round is over its hands are public, and a table opened after the end
     (a reload, a late socket) shows the same settlement as the live end did: the panel's last
     result carries the round's revealed hands, read by the trump engine (the Dobon UNO engine
     cannot read a trump state and the settlement used to come without hands)."""
@@ -560,3 +560,53 @@ def test_the_room_panel_shows_a_finished_trump_rounds_hands_after_a_reload(alice
     assert last["hands"] == revealed
     assert any(hand for hand in revealed)  # someone held cards at the end: a real check
     assert "no settlement view" not in caplog.text
+
+
+def test_the_room_forms_number_fields_carry_the_servers_limits(client, alice):
+    """Issue #33: the starting-points field said min="0" while the server and its
+    message say 100 to 100,000 (likewise seats, timeout and rounds)."""
+    client.force_login(alice)
+    page = client.get("/rooms/new/").content.decode()
+    for name, low, high in (("starting_points", 100, 100000), ("seat_count", 2, 8),
+                            ("timeout_seconds", 5, 60), ("rounds_per_match", 1, 1000)):
+        field = page.split(f'name="{name}"', 1)[1].split(">", 1)[0]
+        assert f'min="{low}"' in field and f'max="{high}"' in field, name
+    refused = client.post("/rooms/new/", {
+        "name": "少なすぎ", "game_kind": "trump_dobon", "trump_preset": "au", "seat_count": 4,
+        "timeout_seconds": 10, "starting_points": 99})
+    assert refused.status_code == 200 and not Room.objects.filter(name="少なすぎ").exists()
+    assert "100" in refused.content.decode().split('id="id_starting_points_errors"', 1)[1][:200]
+
+
+def test_play_now_says_a_standard_game_is_a_20_round_match(client, alice):
+    """Issue #33: 'play now' against CPUs in standard starts the first of 20 rounds (§T17),
+    which neither the lobby nor the table said; the lobby's choice and the note say so."""
+    client.force_login(alice)
+    lobby = client.get("/").content.decode()
+    assert "トランプ・ドボン（スタンダード・20ラウンド戦）" in lobby
+    page = client.post("/play/cpu/", {"game": "trump_standard", "level": "normal"},
+                       follow=True).content.decode()
+    assert "20ラウンドの対戦を始めました" in page
+    client.cookies["django_language"] = "en"
+    page = client.post("/play/cpu/", {"game": "dobon_uno", "level": "easy"},
+                       follow=True).content.decode()
+    assert "round match" not in page and "has started" in page
+
+
+def test_the_panels_last_result_is_of_the_rooms_current_game_only(alice, bob, carol, dave):
+    """Issue #33 item 3: after a switch to trump au the room panel carries no Dobon UNO
+    settlement (it covered the au table); switched back, the last result is there again."""
+    from history_helpers import play_agari
+
+    from game.services.panel import room_panel
+
+    people = [alice, bob, carol, dave]
+    room = make_room(*people)
+    game = play_agari(room, people, now=NOW)
+    assert room_panel(room)["last_result"]["game"] == game.pk
+    settings = {"name": "t", "seat_count": 4, "timeout_seconds": 10, "is_public": True}
+    room = rooms.update_room_settings(room, alice, game_kind="trump_dobon", trump_preset="au",
+                                      **settings)
+    assert room_panel(room)["last_result"] is None
+    room = rooms.update_room_settings(room, alice, game_kind="dobon_uno", **settings)
+    assert room_panel(room)["last_result"]["game"] == game.pk

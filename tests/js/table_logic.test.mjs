@@ -119,3 +119,11 @@ test("the settlement after a reload has the hands and the dobon'd play", () => {
   assert.deepEqual(caughtPlay(data), { target: 0, declarers: [1], cards: ["Y9"], points: 9 });
   assert.match(howItEnded(data, (s) => data.names[s]), /bob.*alice.*9/);
 });
+
+test("T16.5 the standard auction's prompt says what a bid costs, in both languages", async () => {
+  const { TRUMP_WORDS } = await import("../../static/js/table/trumpstrings.js");
+  assert.match(TRUMP_WORDS.ja.auctionYou, /−50点/);
+  assert.match(TRUMP_WORDS.ja.auctionYou, /入札した数がそのまま加点/);
+  assert.match(TRUMP_WORDS.en.auctionYou, /−50/);
+  assert.match(TRUMP_WORDS.en.auctionYou, /its bid is added to its points/);
+});

@@ -1,4 +1,4 @@
-"""Scenario helpers for the house-rule tests (HOUSE-RULES.md H1-H14)."""
+"""Scenario helpers for the house-rule tests (HOUSE-RULES.md §H1-§H14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""H1 hand size [配り枚数] and the rule set's validation and visibility (G2-G4)."""
+"""§H1 hand size [配り枚数] and the rule set's validation and visibility (§G2-§G4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""H2 cut-in mode [カットイン]: "same_number" [同数字カットイン] and "off" [カットインなし]."""
+"""§H2 cut-in mode [カットイン]: "same_number" [同数字カットイン] and "off" [カットインなし]."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_h2_2_off_no_chance_refused_and_dobon_window_stays() -> None:
     assert g.chances(2) == [] and g.legal_actions(2) == []
     assert_refused(g, lambda: g.apply(2, play("R3"), 1.0), "cut_in_off")
     events = g.apply(1, DOBON, 2.0)
-    assert of_type(events, "dobon")  # S4: the window of R7.2 still exists
+    assert of_type(events, "dobon")  # S4: the window of §R7.2 still exists
 
 
 def test_h2_2_default_offers_the_identical_cut_in() -> None:

@@ -1,4 +1,4 @@
-"""H3 draw stacking [ドロー累積]: "cross", "off" and ``stack_cut_in: false``."""
+"""§H3 draw stacking [ドロー累積]: "cross", "off" and ``stack_cut_in: false``."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_h3_4_no_stack_cut_in() -> None:
 
 
 def test_h3_4_facing_player_still_stacks_and_wild_draw_four_colour_wait_has_no_cut_in() -> None:
-    """R6.4's second sentence does not apply under stack_cut_in false."""
+    """§R6.4's second sentence does not apply under stack_cut_in false."""
     g = hsetup({"stack_cut_in": False}, [["W+4", "G9"], ["W+4", "Y6"], ["R+2", "G3"]],
                first="R5")
     g.apply(0, play("W+4"), 0.0)

@@ -1,4 +1,4 @@
-"""H4 action-card finish [記号上がり]."""
+"""§H4 action-card finish [記号上がり]."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_h4_2_going_out_wild_asks_no_colour_and_dobon_counts_it_back() -> None:
     g = hsetup(ON, [["W"], ["W"], ["B9", "B8"], ["G7", "G8"]], first="Y5")
     events = g.apply(0, play("W"), 0.0)
     assert g.phase == "agari_wait" and not of_type(events, "choose")
-    assert g.chances(1) == ["dobon"]  # no cut-in on a going-out play (R7.3)
+    assert g.chances(1) == ["dobon"]  # no cut-in on a going-out play (§R7.3)
     g.apply(1, DOBON, 1.0)
     assert_result(g, "dobon", [1], [(0, 1, 92)])
 
@@ -47,4 +47,4 @@ def test_h4_3_a_last_action_card_identical_to_the_top_gives_a_going_out_cut_in()
     assert g.result is not None and g.result.winners == [3]
     g = hsetup(None, [["RS", "G5"], ["Y1", "Y2"], ["G1", "G2"], ["RS"]], first="R5")
     g.apply(0, play("RS"), 0.0)
-    assert "cut_in" not in g.chances(3)  # R16.2
+    assert "cut_in" not in g.chances(3)  # §R16.2

@@ -1,4 +1,4 @@
-"""H5 mixed-colour multi-play [色違い重ね出し]."""
+"""§H5 mixed-colour multi-play [色違い重ね出し]."""
 
 from __future__ import annotations
 

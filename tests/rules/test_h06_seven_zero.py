@@ -1,4 +1,4 @@
-"""H6 7-0 [セブン・ゼロ]: the 7's swap (a new decision) and the 0's rotation."""
+"""§H6 7-0 [セブン・ゼロ]: the 7's swap (a new decision) and the 0's rotation."""
 
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ def test_h6_1_swap_moves_hands_and_judges_chances_again() -> None:
     g.apply(0, play("R7"), 0.0)
     events = g.apply(0, swap(3), 2.0)
     assert g.hand(0) == ["G1", "Y6"] and g.hand(3) == ["G3", "G9"]
-    assert g.chances(3) == []  # H6.6: 12 no longer makes 7
-    assert g.chances(0) == []  # R9.1: seat 0 cannot dobon its own play
+    assert g.chances(3) == []  # §H6.6: 12 no longer makes 7
+    assert g.chances(0) == []  # §R9.1: seat 0 cannot dobon its own play
     assert (g.phase, g.turn) == ("turn", 1)
-    # Public: who swapped with whom; private: each new hand to its holder (R15.2).
+    # Public: who swapped with whom; private: each new hand to its holder (§R15.2).
     assert [(e["seat"], e["target"]) for e in told(events, "swap")] == [(0, 3)]
     assert [(e["to"], e["cards"]) for e in told(events, "hand")] == [
         (0, ["G1", "Y6"]), (3, ["G3", "G9"])]
@@ -47,7 +47,7 @@ def test_h6_timeout_swaps_with_the_next_seat_after_lapses() -> None:
     g = hsetup(ON, H6A, first="R5")
     g.apply(0, play("R7"), 0.0)
     events = g.advance(10.0)
-    assert events[0] == {"type": "decline", "to": 3, "seat": 3, "timeout": True}  # R16.10
+    assert events[0] == {"type": "decline", "to": 3, "seat": 3, "timeout": True}  # §R16.10
     assert events[1] == {"type": "timeout", "to": None, "seat": 0, "action": "swap"}
     assert g.hand(0) == ["Y1", "Y2", "Y9"] and g.hand(1) == ["G3", "G9"]
     assert g.turn == 1 and g.next_deadline == 20.0
@@ -114,7 +114,7 @@ def test_h6_6_a_seat_that_declined_gets_no_new_chance() -> None:
     g.apply(0, play("R7"), 0.0)
     assert g.chances(2) == ["dobon"]
     g.apply(2, {"type": "decline"}, 1.0)
-    g.apply(0, swap(2), 2.0)  # seat 2 holds G3 Y4 = 7 again, but it declined (R7.6)
+    g.apply(0, swap(2), 2.0)  # seat 2 holds G3 Y4 = 7 again, but it declined (§R7.6)
     assert g.chances(2) == []
 
 
@@ -150,7 +150,7 @@ def test_h6_7_settlement_counts_the_hand_after_the_move() -> None:
 
 
 def test_s29_a_chance_opened_by_a_swap_keeps_its_own_deadline() -> None:
-    """The old chances keep theirs (R14.1); the new one runs one timeout from the move."""
+    """The old chances keep theirs (§R14.1); the new one runs one timeout from the move."""
     g = hsetup(ON, [["R7", "G3", "Y4"], ["Y1", "Y2", "Y9"], ["B4", "B8"], ["G1", "Y6"]],
                first="R5")
     g.apply(0, play("R7"), 0.0)

@@ -1,4 +1,4 @@
-"""H7 draw until playable [出るまで引く] and its two timeouts."""
+"""§H7 draw until playable [出るまで引く] and its two timeouts."""
 
 from __future__ import annotations
 

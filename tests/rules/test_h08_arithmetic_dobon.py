@@ -1,4 +1,4 @@
-"""H8 four-operation dobon [四則演算ドボン]."""
+"""§H8 four-operation dobon [四則演算ドボン]."""
 
 from __future__ import annotations
 

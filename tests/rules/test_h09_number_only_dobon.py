@@ -1,4 +1,4 @@
-"""H9 number-only dobon [数字ドボン]."""
+"""§H9 number-only dobon [数字ドボン]."""
 
 from __future__ import annotations
 

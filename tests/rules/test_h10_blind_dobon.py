@@ -1,4 +1,4 @@
-"""H10 blind dobon [ノーヒントドボン] with the false-dobon penalty [誤ドボン罰]."""
+"""§H10 blind dobon [ノーヒントドボン] with the false-dobon penalty [誤ドボン罰]."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_h10_1_every_seat_has_a_dobon_window_and_h10_3_a_false_dobon() -> None:
     assert g.phase == "turn" and g.turn == 1
     assert g.view(2)["dobon_rights_lost"] == [1]
     assert_refused(g, lambda: g.apply(1, DOBON, 2.0), "dobon_rights_lost")
-    assert DOBON in g.legal_actions(2)  # H10.3.1: no other chance closes
+    assert DOBON in g.legal_actions(2)  # §H10.3.1: no other chance closes
     g.apply(1, DRAW, 3.0)
     assert_result(g, "deck_out", [], [(1, 0, 20), (1, 2, 20), (1, 3, 20)], next_first=2)
     assert g.result is not None and g.result.deltas == [20, -60, 20, 20]
@@ -77,7 +77,7 @@ def test_h10_timeouts_lapse_the_dobon_window_and_the_return() -> None:
     g.apply(0, play("R5"), 0.0)
     events = g.advance(10.0)
     assert [(e["type"], e["to"]) for e in events[:3]] == [
-        ("decline", 1), ("decline", 2), ("decline", 3)]  # R16.10: lapses first, told privately
+        ("decline", 1), ("decline", 2), ("decline", 3)]  # §R16.10: lapses first, told privately
     assert events[3]["type"] == "timeout" and events[3]["seat"] == 1
     assert g.chances(2) == []
     g = hsetup(ON, [["R5", "G9"], ["Y1", "Y4"], ["B4", "B8"], ["G7", "G6"]], first="R2")

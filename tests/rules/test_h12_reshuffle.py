@@ -1,4 +1,4 @@
-"""H12 reshuffle the discards [山札の作り直し]."""
+"""§H12 reshuffle the discards [山札の作り直し]."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_h12_1_the_whole_last_play_stays_and_a_stack_is_taken_through_a_reshuffl
     assert of_type(events, "reshuffle")[0]["count"] == 1
     assert g.discards == ["R+2", "R+2"]
     assert g.hand(1) == ["Y1", "B2", "G3", "R5"]
-    assert_result(g, "deck_out", [], [], next_first=2)  # H12.2: taken as far as it goes
+    assert_result(g, "deck_out", [], [], next_first=2)  # §H12.2: taken as far as it goes
 
 
 def test_h12_with_h7_the_draw_continues_through_a_reshuffle() -> None:
@@ -56,5 +56,5 @@ def test_h12_with_h7_the_draw_continues_through_a_reshuffle() -> None:
     g.apply(1, DRAW, 1.0)  # G3 (no), reshuffle [Y5], Y5 (yellow: yes)
     assert g.hand(1) == ["B4", "B6", "G3", "Y5"] and g.phase == "turn"
     g = hsetup(rules, [["Y2", "G1"], ["B4", "B6"]], first="R3", deck=["G4"])
-    g.apply(0, DRAW, 0.0)  # G4 (no); nothing to reshuffle (R3 is the last play)
+    g.apply(0, DRAW, 0.0)  # G4 (no); nothing to reshuffle (the R3 is the last play)
     assert g.result is not None and g.result.kind == "deck_out"

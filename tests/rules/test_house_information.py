@@ -1,4 +1,4 @@
-"""HOUSE-RULES.md §6 R15 additions: what each seat (and a spectator) sees under house rules."""
+"""HOUSE-RULES.md §6 §R15 additions: what each seat (and a spectator) sees under house rules."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""HOUSE-RULES.md §5: how house rules combine, pair by pair (the engine's pairs; H13 and
-H14 are the room's and change nothing in the engine, test_h01_hand_size.py G5)."""
+"""HOUSE-RULES.md §5: how house rules combine, pair by pair (the engine's pairs; §H13 and
+§H14 are the room's and change nothing in the engine, test_h01_hand_size.py §G5)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_h3_x_h4_a_last_plus_two_on_a_cross_stack_goes_out() -> None:
     g.apply(0, colour("R"), 0.5)
     g.apply(1, play("B+2"), 1.0)
     assert g.result is not None and g.result.winners == [1]
-    assert g.pending_draw == 4  # H4.2: the going-out +2 never took effect
+    assert g.pending_draw == 4  # §H4.2: the going-out +2 never took effect
 
 
 def test_h3_x_h7_and_h3_x_h12_a_take_is_no_draw_until_playable_and_reshuffles() -> None:
@@ -103,7 +103,7 @@ def test_h6_x_h10_nothing_is_re_told_about_dobon_after_a_move() -> None:
     events = g.apply(0, swap(2), 1.0)
     assert not told(events, "chance")
     events = g.apply(2, DOBON, 2.0)  # judged with the hand held now: G3 Y4 = 7
-    assert of_type(events, "dobon") and g.phase == "dobon_wait"  # H10.2: others asked
+    assert of_type(events, "dobon") and g.phase == "dobon_wait"  # §H10.2: others asked
 
 
 def test_h6_x_h8_judged_with_the_hand_held_when_declaring() -> None:

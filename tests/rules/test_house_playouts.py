@@ -1,10 +1,10 @@
-"""Random playouts under house rules (HOUSE-RULES.md G9): every preset of §7 and random
+"""Random playouts under house rules (HOUSE-RULES.md §G9): every preset of §7 and random
 combinations of the sixteen keys.
 
 Whatever seats do (random legal actions, cut-ins, dobons, declines, time jumping to
 deadlines), nothing raises but ``IllegalAction``, every game ends, the 112 cards are
-conserved (reshuffles included, H12), payments (false-dobon penalties included, H10)
-sum to zero, views hide what R15 hides, listed actions are accepted and accepted actions
+conserved (reshuffles included, §H12), payments (false-dobon penalties included, §H10)
+sum to zero, views hide what §R15 hides, listed actions are accepted and accepted actions
 are listed, and the state round trip (JSON included) plays on identically.
 """
 
@@ -37,7 +37,7 @@ PRIVATE = {"drawn", "chance", "decline", "hand"}
 
 
 def canon(action: dict[str, Any]) -> tuple[Any, ...]:
-    """Plays as their set of cards and last card; swaps by target (H6.4)."""
+    """Plays as their set of cards and last card; swaps by target (§H6.4)."""
     if action["type"] == "play":
         return ("play", tuple(sorted(action["cards"])), action["cards"][-1])
     if action["type"] == "swap":
@@ -71,9 +71,9 @@ def new_game(rng: random.Random, players: int, rules: dict[str, Any]) -> Game:
 def dense_game(rng: random.Random, players: int, rules: dict[str, Any]) -> Game:
     """Few kinds of card (7s and 0s among them): dobons, swaps and returns are common.
 
-    Without reshuffling (H12): a small deck of a few kinds, reshuffled again and again,
+    Without reshuffling (§H12): a small deck of a few kinds, reshuffled again and again,
     can go round for ever (drawing R7 until playable and playing it); the full deck of
-    ``new_game`` is where H12 is played."""
+    ``new_game`` is where §H12 is played."""
     rules = rules | {"reshuffle": False}
     kinds = rng.sample(CODES, rng.randrange(2, 5)) + rng.sample(["R7", "B0", "G7", "Y0"], 1)
     cards = [rng.choice(kinds) for _ in range(players * 4 + rng.randrange(10, 60))]
@@ -124,8 +124,8 @@ def check_attributes(g: Game) -> None:
 
 
 def check_actions(g: Game, seat: int, rng: random.Random, now: float) -> None:
-    """G8: every listed action is accepted; whatever is accepted is listed (as a set of
-    cards with its last card: H5.4 accepts any order whose first card matches)."""
+    """§G8: every listed action is accepted; whatever is accepted is listed (as a set of
+    cards with its last card: §H5.4 accepts any order whose first card matches)."""
     legal = g.legal_actions(seat)
     listed = [a["cards"] for a in legal if a["type"] == "play"]
     allowed = {canon(a) for a in legal}
@@ -148,7 +148,7 @@ def check_actions(g: Game, seat: int, rng: random.Random, now: float) -> None:
 
 
 def check_round_trip(g: Game, rng: random.Random, now: float) -> None:
-    """G2: to_dict / from_dict (through JSON) plays on identically."""
+    """§G2: to_dict / from_dict (through JSON) plays on identically."""
     if g.phase == "finished":
         return
     h = Game.from_dict(json.loads(json.dumps(g.to_dict())))
@@ -165,7 +165,7 @@ def check_round_trip(g: Game, rng: random.Random, now: float) -> None:
 
 
 def check_views(g: Game, rng: random.Random) -> None:
-    """R15 and G3: a view shows the rules, and does not change when hidden cards move."""
+    """§R15 and §G3: a view shows the rules, and does not change when hidden cards move."""
     for seat in [None, *range(g.players)]:
         view = g.view(seat)
         json.dumps(view)
@@ -186,7 +186,7 @@ def check_finished(g: Game, total: int) -> None:
     assert deltas == list(r.deltas)
     if r.kind == "deck_out":
         assert g.deck_count == 0
-        assert all(p[2] == 20 * g.rate for p in r.payments)  # H10.3.4 penalties only
+        assert all(p[2] == 20 * g.rate for p in r.payments)  # §H10.3.4 penalties only
     assert all(not g.legal_actions(s) for s in range(g.players))
     assert card_total(g) == total
 
@@ -239,7 +239,7 @@ def test_g9_random_combinations_keep_invariants(chunk: int) -> None:
 
 def test_g9_playouts_reach_every_house_rule_path() -> None:
     """The drivers really reach swaps, rotations, reshuffles, false declarations, void
-    dobons and H7's automatic play."""
+    dobons and §H7's automatic play."""
     seen: Counter[str] = Counter()
     for seed in range(60):
         rules = dict(PRESETS[sorted(PRESETS)[seed % 4]])

@@ -1,4 +1,4 @@
-"""G2: replays of house-rule games rebuild exactly (game/history/replay.py): the rule set travels
+"""§G2: replays of house-rule games rebuild exactly (game/history/replay.py): the rule set travels
 in the engine state of version 0, and every later version reproduces its stored events."""
 
 from __future__ import annotations

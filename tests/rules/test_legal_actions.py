@@ -1,4 +1,4 @@
-"""legal_actions(seat) completeness in small positions (R4-R10): exactly what the rules
+"""legal_actions(seat) completeness in small positions (§R4-§R10): exactly what the rules
 allow, and every entry is accepted by apply on a copy."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ FILL = ["B7", "B8"]
 
 
 def test_multi_play_counts_on_turn() -> None:
-    """R4.1/R2.2: one, two or three R5; the last G1 keeps every count legal."""
+    """§R4.1/§R2.2: one, two or three R5; the last G1 keeps every count legal."""
     g = setup([["R5", "R5", "R5", "G1"], FILL, FILL, FILL])
     assert_legal(g, A, [play("R5"), play("R5", "R5"), play("R5", "R5", "R5"), DRAW])
     for s in (B, C, D):
@@ -31,7 +31,7 @@ def test_multi_play_counts_on_turn() -> None:
 
 
 def test_going_out_counts_only_with_numbers() -> None:
-    """R8.1: R5 R5 may go out; RS RS may not (only one RS)."""
+    """§R8.1: R5 R5 may go out; RS RS may not (only one RS)."""
     g = setup([["R5", "R5"], FILL, FILL, FILL])
     assert_legal(g, A, [play("R5"), play("R5", "R5"), DRAW])
     g = setup([["RS", "RS"], FILL, FILL, FILL])
@@ -39,7 +39,7 @@ def test_going_out_counts_only_with_numbers() -> None:
 
 
 def test_forced_colour_orders_end_on_each_colour() -> None:
-    """R4.4: several F in any order; the order decides the colour."""
+    """§R4.4: several F in any order; the order decides the colour."""
     g = setup([["RF", "BF", "GF", "G1"], FILL, FILL, FILL])
     expected = [play("RF"), play("BF"), play("GF"), DRAW]
     for pair in (("RF", "BF"), ("RF", "GF"), ("BF", "GF")):

@@ -3,7 +3,7 @@
 Like OpenSpiel's random simulation test: many seeded games are played to the end by
 seats picking random legal actions (cut-ins, dobons and declines by any seat included)
 and by time jumping to deadlines. On every step: the 112 cards are conserved, the
-public attributes agree with each other, and views hide what R15 hides; on sampled
+public attributes agree with each other, and views hide what §R15 hides; on sampled
 steps every listed action is accepted and every unlisted candidate is refused without
 changing the game. At the end the game is finished and the deltas sum to zero.
 """
@@ -128,7 +128,7 @@ def check_events(events: list[dict[str, Any]], players: int) -> None:
 
 
 def hidden_permutation(g: Game, seat: int | None, rng: random.Random) -> Game:
-    """The same game with every card hidden from ``seat`` dealt differently (R15)."""
+    """The same game with every card hidden from ``seat`` dealt differently (§R15)."""
     d = copy.deepcopy(g.to_dict())
     view = g.view(seat)
     hidden = [s for s in range(g.players) if s != seat and view["revealed"][s] is None]

@@ -1,4 +1,4 @@
-"""R1 — the table: seats, deck, deal, timeout bounds."""
+"""§R1 — the table: seats, deck, deal, timeout bounds."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _full_deck() -> Counter[str]:
 
 
 def test_r2_reference_deck_has_112_cards() -> None:
-    """R1.2/R2: the reference composition used below really is 112 cards."""
+    """§R1.2/§R2: the reference composition used below really is 112 cards."""
     assert sum(_full_deck().values()) == 112
 
 

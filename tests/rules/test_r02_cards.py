@@ -1,4 +1,4 @@
-"""R2 — cards, notation, identical cards and points."""
+"""§R2 — cards, notation, identical cards and points."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_r2_unknown_code_in_a_play_is_a_value_error_and_changes_nothing() -> Non
 
 
 def test_r2_card_points_settle_at_face_value() -> None:
-    """R2 table: S/R/+2 20, W 30, W+4 50, F 10, numbers face value (paid by R11.1)."""
+    """R2 table: S/R/+2 20, W 30, W+4 50, F 10, numbers face value (paid by §R11.1)."""
     loser = ["RS", "RR", "R+2", "W", "W+4", "RF", "G7"]
     assert points(loser) == 157
     g = setup([["R5"], loser, ["B0"], ["G9", "G9"]])
@@ -65,7 +65,7 @@ def test_r2_2_non_identical_cards_cannot_be_played_together(cards: list[str]) ->
 
 def test_r2_2_plus_two_of_different_colours_are_not_identical() -> None:
     g = setup([["R+2", "B+2", "G1"], ["B7", "B8"]], first="G+2")
-    # A faces the first-card stack; stacking R+2 and B+2 in one play is not allowed (R5.1).
+    # A faces the first-card stack; stacking R+2 and B+2 in one play is not allowed (§R5.1).
     assert_refused(g, lambda: g.play(A, ["R+2", "B+2"], 0.0))
 
 

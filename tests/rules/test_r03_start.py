@@ -1,4 +1,4 @@
-"""R3 — starting a game: first player, dealer, and the first-card table (R3.3)."""
+"""§R3 — starting a game: first player, dealer, and the first-card table (§R3.3)."""
 
 from __future__ import annotations
 
@@ -163,7 +163,7 @@ def test_r3_3_forced_colour_first_card_sets_colour_f_plays() -> None:
 
 @pytest.mark.parametrize("seed", range(30))
 def test_r3_2_new_game_follows_first_player_and_first_card_table(seed: int) -> None:
-    """Game.new(first_player=F): the opening matches R3.3 for whatever card is turned up."""
+    """Game.new(first_player=F): the opening matches §R3.3 for whatever card is turned up."""
     f = 2
     g = Game.new(players=4, first_player=f, seed=seed, rate=1, timeout=10.0, now=0.0)
     top = g.top

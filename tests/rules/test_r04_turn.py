@@ -1,4 +1,4 @@
-"""R4 — a turn: matching, the optional draw, pass, effects of k cards, next seat."""
+"""§R4 — a turn: matching, the optional draw, pass, effects of k cards, next seat."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_r4_1_symbol_matches_symbol() -> None:
 
 
 def test_r4_1_plus_two_matches_plus_two_after_the_stack_was_taken() -> None:
-    """UNSETTLED (read from R4.1): after a take, the top +2 matches another colour's +2."""
+    """UNSETTLED (read from §R4.1): after a take, the top +2 matches another colour's +2."""
     g = setup([["R+2", "G1"], ["B7", "B8"], ["B+2", "G1"], ["B7", "B8"]])
     g.play(A, ["R+2"], 0.0)
     g.draw(B, 0.0)
@@ -153,7 +153,7 @@ def test_r4_4_two_seats_reverse_acts_as_skip() -> None:
 
 
 def test_r4_4_two_seats_two_reverses_skip_two() -> None:
-    """UNSETTLED (read from R4.4/R4.5): R4.5 formula with k=2 skips: A + 3 (mod 2) = B."""
+    """UNSETTLED (read from §R4.4/§R4.5): §R4.5 formula with k=2 skips: A + 3 (mod 2) = B."""
     g = setup([["RR", "RR", "G1"], ["B7", "B8"]])
     g.play(A, ["RR", "RR"], 0.0)
     assert g.turn == B

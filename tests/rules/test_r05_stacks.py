@@ -1,4 +1,4 @@
-"""R5 — draw stacks: what stacks on what, taking, the worked example, short decks."""
+"""§R5 — draw stacks: what stacks on what, taking, the worked example, short decks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""R6 — colour choice: W / W+4 choose at once, last W+4 chooses, F never asks, cut-ins."""
+"""§R6 — colour choice: W / W+4 choose at once, last W+4 chooses, F never asks, cut-ins."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_r6_4_cut_in_wild_moves_the_choice_to_the_cutter() -> None:
 
 
 def test_r6_4_cut_in_wild_after_the_colour_was_chosen() -> None:
-    """R7.2: the window stays open after the choice, until the next turn action."""
+    """§R7.2: the window stays open after the choice, until the next turn action."""
     g = setup([["W", "G1"], ["B9", "B8"], ["W", "G2"], ["B7", "B8"]])
     g.play(A, ["W"], 0.0)
     g.choose_color(A, "R", 0.0)

@@ -1,4 +1,4 @@
-"""R7 — cut-ins: identical card out of turn, window, effects, consecutive cut-ins, lapse."""
+"""§R7 — cut-ins: identical card out of turn, window, effects, consecutive cut-ins, lapse."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_r7_1_wild_cuts_in_on_wild() -> None:
 
 
 def test_r7_1_any_forced_colour_cuts_in_on_a_forced_colour() -> None:
-    """R2.2: two F of any colours are identical."""
+    """§R2.2: two F of any colours are identical."""
     g = setup([["RF", "G1"], FILL, ["BF", "G2"], FILL])
     g.play(A, ["RF"], 0.0)
     g.play(C, ["BF"], 0.0)
@@ -78,7 +78,7 @@ def test_r7_1_no_cut_in_on_own_play() -> None:
 
 
 def test_r7_1_original_player_may_cut_in_on_a_cut_in() -> None:
-    """R7.5: consecutive cut-ins; the top card is now C's play, not A's."""
+    """§R7.5: consecutive cut-ins; the top card is now C's play, not A's."""
     g = setup([["R5", "R5", "G1"], FILL, ["R5", "G2"], FILL])
     g.play(A, ["R5"], 0.0)
     g.play(C, ["R5"], 0.0)
@@ -174,7 +174,7 @@ def test_r7_4_cut_in_on_reverse_flips_and_passes_from_cutter() -> None:
 
 
 def test_r7_4_r8_1_cut_in_with_a_last_number_card_goes_out() -> None:
-    """A cut-in with a last number card goes out (R8.1 allows numbers)."""
+    """A cut-in with a last number card goes out (§R8.1 allows numbers)."""
     g = setup([["R5", "G1"], FILL, ["R5"], FILL])
     g.play(A, ["R5"], 0.0)
     g.play(C, ["R5"], 0.0)
@@ -194,7 +194,7 @@ def test_r7_5_consecutive_cut_ins_first_come_first_served() -> None:
 
 
 def test_r7_6_decline_lapses_cut_in_and_dobon_together() -> None:
-    """C holds R5 G0: it may cut in (R5) and dobon (5 points); one decline ends both."""
+    """C holds R5 G0: it may cut in with its R5 and dobon (5 points); one decline ends both."""
     g = setup([["R5", "G1"], FILL, ["R5", "G0"], FILL])
     g.play(A, ["R5"], 0.0)
     assert_legal(g, C, [play("R5"), DOBON, DECLINE])
@@ -241,7 +241,7 @@ def test_r7_1_the_seat_on_turn_plays_an_identical_card_normally() -> None:
 
 
 def test_r7_4_cut_in_chooser_clock_starts_with_the_cut_in_play() -> None:
-    """R14.1: a colour choice starts when the card is played."""
+    """§R14.1: a colour choice starts when the card is played."""
     g = setup([["W", "G1"], FILL, ["W", "G2"], FILL])
     g.play(A, ["W"], 0.0)
     g.play(C, ["W"], 3.0)
@@ -262,7 +262,7 @@ def test_r7_4_r8_2_cut_in_going_out_waits_for_dobon_and_wins_after_declines() ->
 
 
 def test_r7_4_original_player_may_dobon_the_cut_in() -> None:
-    """A plays R5 keeping G2 G3 (5); C cuts in with R5: A may dobon C (R9.1)."""
+    """A plays R5 keeping G2 G3 (5); C cuts in with R5: A may dobon C (§R9.1)."""
     g = setup([["R5", "G2", "G3"], FILL, ["R5", "G1"], FILL])
     g.play(A, ["R5"], 0.0)
     g.play(C, ["R5"], 0.0)

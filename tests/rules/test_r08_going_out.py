@@ -1,4 +1,4 @@
-"""R8 — going out: numbers only, the dobon wait, dobon on a going-out play."""
+"""§R8 — going out: numbers only, the dobon wait, dobon on a going-out play."""
 
 from __future__ import annotations
 
@@ -121,8 +121,8 @@ def test_r8_3_dobon_cancels_the_going_out() -> None:
 
 
 def test_r8_2_r9_4_other_seats_get_one_timeout_from_the_first_dobon_on_a_going_out() -> None:
-    """UNSETTLED (R8.2 + R9.4): A goes out at 0; C dobons at 5; D may still declare at 12
-    because the R9.4 wait runs one timeout from the first dobon, not from the play."""
+    """UNSETTLED (§R8.2 + §R9.4): A goes out at 0; C dobons at 5; D may still declare at 12
+    because the §R9.4 wait runs one timeout from the first dobon, not from the play."""
     g = setup([["R5"], FILL, ["G2", "G3"], ["G5"]])
     g.play(A, ["R5"], 0.0)
     g.dobon(C, 5.0)

@@ -1,4 +1,4 @@
-"""R9 — dobon: who may declare, the window, privacy of the chance, the stop, reveal."""
+"""§R9 — dobon: who may declare, the window, privacy of the chance, the stop, reveal."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def test_r9_2_window_closes_at_the_next_turn_action(action: str) -> None:
 
 
 def test_r9_2_window_stays_open_during_the_colour_choice() -> None:
-    """A plays W (30); C holds 30; the dobon cancels A's pending choice (R9.4)."""
+    """A plays W (30); C holds 30; the dobon cancels A's pending choice (§R9.4)."""
     g = setup([["W", "G1"], FILL, ["G9", "G9", "G9", "G3"], FILL])
     g.play(A, ["W"], 0.0)
     assert g.phase == "color"

@@ -1,4 +1,4 @@
-"""R10 — dobon return: when it holds, one return for all, empty hand, lapse, no re-return."""
+"""§R10 — dobon return: when it holds, one return for all, empty hand, lapse, no re-return."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .helpers import (
 
 
 def _holds(extra_c: list[str] | None = None):  # noqa: ANN202
-    """R10.3 (holds): A holds +2 +2 (40) and plays one; B dobons holding 20."""
+    """§R10.3 (holds): A holds +2 +2 (40) and plays one; B dobons holding 20."""
     return setup([["R+2", "B+2"], ["G9", "G9", "G2"], extra_c or ["Y1"], ["G3"]])
 
 

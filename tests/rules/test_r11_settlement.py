@@ -1,4 +1,4 @@
-"""R11 — settlement: going out, dobon (T to each declarer), return; the worked examples."""
+"""§R11 — settlement: going out, dobon (T to each declarer), return; the worked examples."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_r11_4_zero_payments_are_not_listed_and_sum_is_zero() -> None:
 
 
 def test_r11_worked_examples_with_the_rate() -> None:
-    """R12.3: payments are already multiplied by the rate (x4 here)."""
+    """§R12.3: payments are already multiplied by the rate (x4 here)."""
     g = _game([A20, B30, C40, D50], rate=4)
     g.play(D, ["RS"], 0.0)
     g.dobon(A, 1.0)

@@ -1,4 +1,4 @@
-"""R12 — deck out: the last card ends the game, no points change, the rate."""
+"""§R12 — deck out: the last card ends the game, no points change, the rate."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_r12_1_first_card_wild_draw_four_taken_into_deck_out_has_no_colour() -> 
     assert g.result.next_first_player == B
 
 
-# -- R16.14 (R12.3): the doubling stops at 2^20 ----------------------------------------------
+# -- §R16.14 (§R12.3): the doubling stops at 2^20 ----------------------------------------------
 
 
 @pytest.mark.parametrize(("deck_outs", "rate"), [

@@ -1,4 +1,4 @@
-"""R13 — who plays first in the next game (R13.3, a seat that left, is the room's job)."""
+"""§R13 — who plays first in the next game (§R13.3, a seat that left, is the room's job)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""R14 note (docs/protocol.md, "The clock, and outages"): `resume(now)` restarts every clock
+"""§R14 note (docs/protocol.md, "The clock, and outages"): `resume(now)` restarts every clock
 due by `now` with a full timeout instead of applying its timeouts; nothing else changes."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def test_r14_resume_restarts_a_due_turn_clock_with_a_full_timeout() -> None:
     assert [e["type"] for e in g.resume(1560.0)] == ["resume"]
     assert g.next_deadline == pytest.approx(1570.0) and g.turn == A
     assert g.hand(A) == before["hands"][A] and g.deck_count == len(before["deck"])
-    assert g.advance(1569.9) == []  # the fresh timeout runs in full, then R14 as usual
+    assert g.advance(1569.9) == []  # the fresh timeout runs in full, then §R14 as usual
     assert [e["action"] for e in g.advance(1570.0) if e["type"] == "timeout"] == ["draw_pass"]
 
 

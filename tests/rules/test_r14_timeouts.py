@@ -1,4 +1,4 @@
-"""R14 — timeouts via advance(now): every row of the table, clock starts, early ends."""
+"""§R14 — timeouts via advance(now): every row of the table, clock starts, early ends."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_r14_1_late_advance_still_acts_at_the_deadline() -> None:
 def test_r14_on_turn_already_drawn_passes() -> None:
     g = setup([["R5", "G1"], FILL, FILL, FILL], deck=["Y1", "Y0"])
     g.draw(A, 4.0)
-    assert g.next_deadline == pytest.approx(14.0)  # R14.1: the draw restarts the clock
+    assert g.next_deadline == pytest.approx(14.0)  # §R14.1: the draw restarts the clock
     assert g.advance(13.9) == []
     events = g.advance(14.0)
     assert _timeouts(events) == [(A, "pass")]
@@ -117,7 +117,7 @@ def test_r14_can_return_chance_lapses() -> None:
     g.play(A, ["R+2"], 0.0)
     g.dobon(B, 3.0)
     assert g.phase == "return_wait"
-    assert g.next_deadline == pytest.approx(13.0)  # R14.1: at once when nobody else was asked
+    assert g.next_deadline == pytest.approx(13.0)  # §R14.1: at once when nobody else was asked
     g.advance(13.0)
     assert_result(g, "dobon", [B], [(A, B, 64)])
 
@@ -157,7 +157,7 @@ def test_r14_1_cut_in_and_dobon_chances_count_in_next_deadline() -> None:
 
 
 def test_r14_1_other_declarers_have_one_timeout_from_the_first_dobon() -> None:
-    """R9.4: A plays at 0, B dobons at 2: C may still declare at 11 (< 12)."""
+    """§R9.4: A plays at 0, B dobons at 2: C may still declare at 11 (< 12)."""
     g = setup([["R+2", "G9"], ["G9", "G9", "G2"], ["Y9", "Y9", "Y2"], ["B1"]])
     g.play(A, ["R+2"], 0.0)
     g.dobon(B, 2.0)
@@ -180,7 +180,7 @@ def test_r14_1_return_chance_starts_when_the_dobon_wait_closes_early() -> None:
     g = setup([["R+2", "B+2"], ["G9", "G9", "G2"], ["Y9", "Y9", "Y2"], ["G3"]])
     g.play(A, ["R+2"], 0.0)
     g.dobon(B, 2.0)
-    g.decline(C, 5.0)  # R14.2: every seat asked has answered
+    g.decline(C, 5.0)  # §R14.2: every seat asked has answered
     assert g.phase == "return_wait"
     assert g.next_deadline == pytest.approx(15.0)
     g.advance(14.9)

@@ -1,4 +1,4 @@
-"""R15 — information: views and events never leak another seat's hand or the deck."""
+"""§R15 — information: views and events never leak another seat's hand or the deck."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ def test_acting_out_of_turn_is_refused() -> None:
     refused(g, B, play("R9"))
     refused(g, B, DRAW)
     refused(g, B, PASS)
-    refused(g, C, play("R5"))  # identical to the first card, but no cut-in on it (R3.4)
+    refused(g, C, play("R5"))  # identical to the first card, but no cut-in on it (§R3.4)
 
 
 def test_card_not_in_hand_is_refused() -> None:
@@ -109,12 +109,12 @@ def test_wrong_stacking_is_refused_with_a_stacking_code_not_a_turn_code() -> Non
 
 def test_dobon_refusals() -> None:
     g = setup([["R9", "G1"], FILL, ["G4", "G6"], ["G4", "G5"]])
-    refused(g, D, DOBON)  # first card (R3.4)
+    refused(g, D, DOBON)  # first card (§R3.4)
     g.play(A, ["R9"], 0.0)
     refused(g, C, DOBON)  # 10 != 9
     refused(g, A, DOBON)  # own play
     g.draw(B, 0.0)
-    refused(g, D, DOBON)  # window closed (R9.2)
+    refused(g, D, DOBON)  # window closed (§R9.2)
 
 
 def test_cut_in_refusals_distinguish_window_from_identity() -> None:

@@ -1,4 +1,4 @@
-"""Review: R3.2 / R3.3 first-card rows for every seat count, R4.4 multi-card effects, R4.5."""
+"""Review: §R3.2 / §R3.3 first-card rows for every seat count, §R4.4 multi-card effects, §R4.5."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def _hands(n: int) -> list[list[str]]:
 @pytest.mark.parametrize("n", range(2, 9))
 @pytest.mark.parametrize("f", [0, 1, 7])
 def test_review_r3_3_skip_first_card_every_table(n: int, f: int) -> None:
-    """R3.3 S row: F is skipped, F's left neighbour plays first (for 2 seats: the dealer)."""
+    """§R3.3 S row: F is skipped, F's left neighbour plays first (for 2 seats: the dealer)."""
     f %= n
     g = setup(_hands(n), first="GS", first_player=f)
     assert g.turn == (f + 1) % n
@@ -27,7 +27,7 @@ def test_review_r3_3_skip_first_card_every_table(n: int, f: int) -> None:
 @pytest.mark.parametrize("n", range(3, 9))
 @pytest.mark.parametrize("f", [0, 1, 5])
 def test_review_r3_3_reverse_first_card_every_table(n: int, f: int) -> None:
-    """R3.3 R row: counter-clockwise; the dealer's (F-1) right neighbour (F-2) plays first."""
+    """§R3.3 R row: counter-clockwise; the dealer's (F-1) right neighbour (F-2) plays first."""
     f %= n
     g = setup(_hands(n), first="YR", first_player=f)
     assert g.direction == -1
@@ -37,7 +37,7 @@ def test_review_r3_3_reverse_first_card_every_table(n: int, f: int) -> None:
 
 @pytest.mark.parametrize("f", [0, 1])
 def test_review_r3_3_two_seat_reverse_first_card_dealer_plays_then_play_goes_to_f(f: int) -> None:
-    """R3.3 2-seat R: acts as an S, so the dealer plays first; after the dealer, F plays."""
+    """§R3.3 2-seat R: acts as an S, so the dealer plays first; after the dealer, F plays."""
     dealer = 1 - f
     hands = _hands(2)
     hands[dealer] = ["Y5", "G2"]
@@ -83,7 +83,7 @@ def test_review_r3_3_wild_draw_four_first_card_stacked_twice_then_taken() -> Non
     g.choose_color(C, "Y", 4.0)
     g.draw(D, 5.0)
     assert len(g.hand(D)) == 14
-    assert g.color == "Y"  # R6.2: the last W+4 chooser's colour
+    assert g.color == "Y"  # §R6.2: the last W+4 chooser's colour
     assert g.turn == A and g.phase == "turn"
 
 
@@ -102,7 +102,7 @@ def test_review_r3_3_draw_two_first_card_with_two_seats() -> None:
     assert len(g.hand(A)) == 4 and g.turn == B and g.color == "G"
 
 
-# ----------------------------------------------------------------------- R4.4 / R4.5
+# ----------------------------------------------------------------------- §R4.4 / §R4.5
 
 
 @pytest.mark.parametrize("n, k, expected", [
@@ -111,7 +111,7 @@ def test_review_r3_3_draw_two_first_card_with_two_seats() -> None:
     (2, 1, 0), (2, 2, 1), (2, 3, 0),
 ])
 def test_review_r4_5_k_skips_formula(n: int, k: int, expected: int) -> None:
-    """R4.5: P + (1 + k) x direction (mod n), even when that comes round to P itself."""
+    """§R4.5: P + (1 + k) x direction (mod n), even when that comes round to P itself."""
     hands = _hands(n)
     hands[0] = ["RS"] * k + ["G5"]
     g = setup(hands, first="R3", first_player=0)

@@ -1,4 +1,4 @@
-"""Review: R5.1 stacking (also via cut-in), R6.2 / R6.4 colour choice, R7 cut-in windows."""
+"""Review: §R5.1 stacking (also via cut-in), §R6.2 / §R6.4 colour choice, §R7 cut-in windows."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_review_r5_1_r7_4_cut_in_plus_two_from_the_seat_before_sends_stack_back(
 
 
 def test_review_r5_1_cut_in_needs_identical_not_just_stackable() -> None:
-    """R7.1: a B+2 or W+4 is not identical to an R+2: no cut-in (only the seat on turn stacks)."""
+    """§R7.1: a B+2 or W+4 is not identical to an R+2: no cut-in (only the seat on turn stacks)."""
     g = setup([["R+2", "G1"], ["B1", "B3"], ["B+2", "W+4", "Y4"], ["G4", "G6"]], first_player=A)
     g.play(A, ["R+2"], 1.0)
     assert g.chances(C) == []
@@ -51,7 +51,7 @@ def test_review_r5_1_two_identical_plus_twos_cut_in_at_once() -> None:
 
 
 def test_review_r5_1_stack_of_plus_two_then_wild_draw_four_cut_in_then_take() -> None:
-    """R5.3-like chain with a cut-in: A +2, B W+4 (chooses), C cuts in W+4 during B's choice."""
+    """§R5.3-like chain with a cut-in: A +2, B W+4 (chooses), C cuts in W+4 during B's choice."""
     g = setup([["R+2", "G1"], ["W+4", "B3"], ["W+4", "Y4"], ["G4", "G6"]], first_player=A)
     g.play(A, ["R+2"], 1.0)
     g.play(B, ["W+4"], 2.0)
@@ -95,7 +95,7 @@ def test_review_r6_4_cut_in_wild_by_a_third_seat_cancels_choice_and_old_clock() 
     events = g.advance(15.0)
     timeouts = of_type(events, "timeout")
     assert [(e["seat"], e["action"]) for e in timeouts] == [(C, "color")]
-    assert g.turn == D  # the turn passes from the cut-in seat (R7.4)
+    assert g.turn == D  # the turn passes from the cut-in seat (§R7.4)
 
 
 def test_review_r6_4_waiting_seat_cuts_in_wild_draw_four_and_faces_nothing() -> None:
@@ -163,7 +163,7 @@ def test_review_r7_4_cut_in_on_skip_by_the_skipped_seat() -> None:
 
 
 def test_review_r7_4_cut_in_two_skips_wraps_to_the_cutter() -> None:
-    """3 seats: A plays RS (C on turn); B cuts in RS RS: B + 3 = B plays next (R4.5)."""
+    """3 seats: A plays RS (C on turn); B cuts in RS RS: B + 3 = B plays next (§R4.5)."""
     g = setup([["RS", "G1"], ["RS", "RS", "B3"], ["Y1", "Y4"]], first_player=A)
     g.play(A, ["RS"], 1.0)
     assert g.turn == C

@@ -1,4 +1,4 @@
-"""Review: R8.1 / R8.2 going out, R9 dobon, R10 return, R11 settlement with a rate."""
+"""Review: §R8.1 / §R8.2 going out, §R9 dobon, §R10 return, §R11 settlement with a rate."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_review_r8_2_going_out_wait_lets_a_seat_on_turn_next_declare() -> None:
     assert_legal(g, B, [DOBON, DECLINE])
     assert g.legal_actions(C) == []
     g.dobon(B, 2.0)
-    # R8.3 / R10.1: A holds nothing, so no return; payment T = 5 + 5 + 5.
+    # §R8.3 / §R10.1: A holds nothing, so no return; payment T = 5 + 5 + 5.
     assert_result(g, "dobon", [B], [(A, B, 14)], hand_pts=[5, 5, 4], next_first=B)
 
 
@@ -138,7 +138,7 @@ def test_review_r9_5_declarers_hand_is_in_the_public_dobon_event_and_views() -> 
 
 
 def test_review_r10_return_two_declarers_one_return_pays_from_each_with_rate() -> None:
-    """R11.3 second example at rate 4: A 20, B 20, C 40, D 40 (D's 40 counts the 20 it played)."""
+    """§R11.3 second example at rate 4: A 20, B 20, C 40, D 40 (D's 40 counts the 20 it played)."""
     g = setup([["B+2"], ["Y+2"], ["G+2", "G+2"], ["R+2", "R+2"]], first="R3", first_player=D,
               rate=4)
     g.play(D, ["R+2"], 1.0)

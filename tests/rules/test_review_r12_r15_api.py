@@ -1,4 +1,4 @@
-"""Review: R12 deck out, R13 next first player, R14 timeouts in deadline order, R15, API."""
+"""Review: §R12 deck out, §R13 next first player, §R14 timeouts in deadline order, §R15, API."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _timeouts(events: list[dict]) -> list[tuple[int, str]]:
     return [(e["seat"], e["action"]) for e in of_type(events, "timeout")]
 
 
-# ----------------------------------------------------------------------- R12 / R13
+# ----------------------------------------------------------------------- §R12 / §R13
 
 
 def test_review_r12_1_stack_take_of_exactly_the_deck_ends_the_game() -> None:
@@ -69,7 +69,7 @@ def test_review_r13_1_dobon_next_first_is_the_first_declarer_not_the_seat_order(
     assert g.result.next_first_player == D
 
 
-# ----------------------------------------------------------------------- R14
+# ----------------------------------------------------------------------- §R14
 
 
 def test_review_r14_one_advance_applies_every_row_at_its_own_deadline() -> None:
@@ -137,7 +137,7 @@ def test_review_r14_1_draw_restarts_clock_then_pass_timeout() -> None:
     assert of_type(events, "turn")[0]["deadline"] == pytest.approx(28.0)
 
 
-# ----------------------------------------------------------------------- R15
+# ----------------------------------------------------------------------- §R15
 
 
 def test_review_r15_views_and_events_never_show_other_hands_or_the_deck() -> None:

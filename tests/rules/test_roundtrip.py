@@ -71,7 +71,7 @@ def test_to_dict_is_json_and_stable() -> None:
 
 
 def test_timeout_colour_is_replayed_from_saved_rng() -> None:
-    """R14: a timed-out colour choice draws from the saved generator."""
+    """§R14: a timed-out colour choice draws from the saved generator."""
     colours = set()
     for seed in range(12):
         g = Game.from_setup(hands=[["W", "R1"], ["B2", "G3"]], first_card="R7",
@@ -129,7 +129,7 @@ def test_a_state_saved_with_the_full_generator_still_loads() -> None:
 
 
 def test_timeout_colours_after_a_round_trip_follow_the_original_stream() -> None:
-    """R14: several timed-out colour choices, saved between each, draw what the unsaved
+    """§R14: several timed-out colour choices, saved between each, draw what the unsaved
     game draws."""
     hands = [["W", "W", "W", "R1"], ["B2", "G3", "W", "W"]]
     g = Game.from_setup(hands=hands, first_card="R7", deck=["Y1"] * 10, first_player=0,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ..base import Action
 from .knowledge import PAIR, SUITS, View, number, suit
 
-# T21.Q12: the easy level forgets to declare last one about one time in ten.
+# §T21.Q12: the easy level forgets to declare last one about one time in ten.
 FORGET_LAST_ONE = 0.1
 
 
@@ -30,9 +30,9 @@ def find(legal: Sequence[Action], kind: str) -> Action | None:
 
 
 def certain(legal: Sequence[Action]) -> Action | None:
-    """A return or a dobon: every level takes them (au T12.3: the last declaration wins;
-    standard T14: a declarer scores its bonuses, its losers pay). Of several standard
-    counts the largest: a target of two cards or more earns the multi dobon (T16.4)."""
+    """A return or a dobon: every level takes them (au §T12.3: the last declaration wins;
+    standard §T14: a declarer scores its bonuses, its losers pay). Of several standard
+    counts the largest: a target of two cards or more earns the multi dobon (§T16.4)."""
     chosen = find(legal, "return")
     if chosen is not None:
         return chosen
@@ -41,7 +41,7 @@ def certain(legal: Sequence[Action]) -> Action | None:
 
 
 def bid_range(legal: Sequence[Action]) -> tuple[int, int] | None:
-    """The auction's descriptor (T21.46): the seat answers ``{"type": "bid", "amount": n}``."""
+    """The auction's descriptor (§T21.46): the seat answers ``{"type": "bid", "amount": n}``."""
     descriptor = find(legal, "bid")
     if descriptor is None:
         return None
@@ -56,7 +56,7 @@ def bid(amount: int, bounds: tuple[int, int]) -> Action:
 def forgets_last_one(seed: int, view: View) -> bool:
     """Whether the easy level forgets last one on the play it is about to make. Keyed by
     the play's place in the records, so the same answer holds afterwards when the
-    declaration is offered on its own (T8.1): a forgotten last one stays forgotten."""
+    declaration is offered on its own (§T8.1): a forgotten last one stays forgotten."""
     return _forgets(seed, view["seat"], len(view["records"]))
 
 

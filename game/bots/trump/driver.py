@@ -6,7 +6,7 @@ driver asks every seat that has a legal action — seats that are not on turn (c
 bids, a last one after the play) first, in an order shuffled from the round's seed, then
 the seat on turn — applies the first answer that is not ``None`` and asks again; when
 every seat waits, the clock jumps to the engine's next deadline and ``advance`` applies
-the timeouts (T18).
+the timeouts (§T18).
 
 >>> from game.bots.trump import policy
 >>> record = play_round([policy("easy", 1), policy("strong", 2), policy("normal", 3)],
@@ -65,5 +65,5 @@ class _Round(Driver[Game]):
         return others + ([turn] if turn is not None else [])
 
     def _is_answer(self, view: View, action: Action) -> bool:
-        """A bid within the auction's descriptor is taken too (T21.46)."""
+        """A bid within the auction's descriptor is taken too (§T21.46)."""
         return is_answer(view, action)

@@ -1,6 +1,6 @@
 """Level "easy": a uniformly random move, except that a dobon or a return it can declare is
 always declared, and a last one is declared with the play except about one time in ten
-(T21.Q12), when it is forgotten for good. It bids a random 1-10."""
+(§T21.Q12), when it is forgotten for good. It bids a random 1-10."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a trump seat can know from its own view (TRUMP-RULES.md T19): card numbers and
+"""What a trump seat can know from its own view (TRUMP-RULES.md §T19): card numbers and
 values, the cards it has not seen, and the chance that a hidden hand sums to a number.
 
 Cards are the engine's codes (``"S1"`` … ``"C13"``, ``"JK"``); nothing here imports the
@@ -21,7 +21,7 @@ View = Mapping[str, Any]
 Event = Mapping[str, Any]
 
 SUITS = ("S", "H", "D", "C")
-PAIR = {"S": "C", "C": "S", "H": "D", "D": "H"}  # T2.5
+PAIR = {"S": "C", "C": "S", "H": "D", "D": "H"}  # §T2.5
 # Hidden hands larger, or sums higher, than these are not weighed (rare dobons; keeps a
 # decision within a few milliseconds).
 MAX_CARDS = 9
@@ -29,7 +29,7 @@ MAX_SUM = 60
 
 
 def number(code: str) -> int:
-    """T2.2: A 1 … K 13, JK 0 (matching, dobon and 役 use it)."""
+    """§T2.2: A 1 … K 13, JK 0 (matching, dobon and 役 use it)."""
     return 0 if code == "JK" else int(code[1:])
 
 
@@ -39,18 +39,18 @@ def suit(code: str) -> str | None:
 
 
 def au_value(code: str) -> int:
-    """T15.1: A, J, Q, K count 10."""
+    """§T15.1: A, J, Q, K count 10."""
     n = number(code)
     return 10 if n in (1, 11, 12, 13) else n
 
 
 def base(code: str) -> int:
-    """T16.1: numbers of 10 and above count 10, JK 0."""
+    """§T16.1: numbers of 10 and above count 10, JK 0."""
     return min(number(code), 10)
 
 
 def au_points(cards: Iterable[str]) -> int:
-    """T15.1: V(X) × 2^t(X), t the number of 2s."""
+    """§T15.1: V(X) × 2^t(X), t the number of 2s."""
     cards = list(cards)
     return sum(au_value(c) for c in cards) << sum(1 for c in cards if number(c) == 2)
 
@@ -60,7 +60,7 @@ def hand_sum(cards: Iterable[str]) -> int:
 
 
 def pack(preset: str) -> list[str]:
-    """T2: 52 cards, and two jokers in standard."""
+    """§T2: 52 cards, and two jokers in standard."""
     cards = [f"{s}{n}" for s in SUITS for n in range(1, 14)]
     return cards + (["JK", "JK"] if preset == "standard" else [])
 
@@ -73,13 +73,13 @@ def remove(cards: list[str], gone: Iterable[str]) -> None:
 
 
 def plays(view: View) -> list[str]:
-    """Every card played this round, in order (T13.1 records)."""
+    """Every card played this round, in order (§T13.1 records)."""
     return [r["play"] for r in view["records"] if "play" in r]
 
 
 def known_discards(view: View) -> list[str]:
     """The cards under the field card that the records show: the last ``discard_count``
-    plays before the top (a reshuffle takes every older one back into the deck, T9.2)."""
+    plays before the top (a reshuffle takes every older one back into the deck, §T9.2)."""
     played = plays(view)
     under = played[:-1] if played and played[-1] == view["top"] else played
     count = view["discard_count"]
@@ -87,7 +87,7 @@ def known_discards(view: View) -> list[str]:
 
 
 def exposed_of(view: View, seat: int) -> list[str]:
-    """Cards of another seat everyone has seen and it still holds (a standard 役, T8.3)."""
+    """Cards of another seat everyone has seen and it still holds (a standard 役, §T8.3)."""
     exposed = view.get("exposed") or []
     return list(exposed[seat] or []) if seat < len(exposed) else []
 
@@ -155,7 +155,7 @@ class Pool:
 
     def chance(self, k: int, total: int) -> float:
         """The chance that a hidden hand of ``k`` cards sums to ``total`` and holds either
-        no joker or only jokers (T13.2; au has no joker). Hands of more than MAX_CARDS
+        no joker or only jokers (§T13.2; au has no joker). Hands of more than MAX_CARDS
         cards and sums above MAX_SUM are taken as 0: such hands are rarely dobon'd."""
         if k <= 0 or total < 0 or k > self.size:
             return 0.0
@@ -171,13 +171,13 @@ class Pool:
 
 
 def au_matches(field_suit: str, field_number: int) -> Callable[[str], bool]:
-    """T5.3 (au): whether a card may be played on this field (its suit or its number)."""
+    """§T5.3 (au): whether a card may be played on this field (its suit or its number)."""
     return lambda code: code[0] == field_suit or number(code) == field_number
 
 
 def field_before(view: View, events: Sequence[Event], index: int) -> tuple[str, int] | None:
     """au: the field suit and number before record ``index``: the latest play before it
-    (an 8 with the suit it named, T6.2), else the first field card from the ``start``
+    (an 8 with the suit it named, §T6.2), else the first field card from the ``start``
     event; ``None`` when neither is known."""
     for record in reversed(view["records"][:index]):
         if "play" in record:

@@ -1,24 +1,24 @@
 """Levels "normal" and "strong": every turn option valued in expected points.
 
 Both take every dobon and return (common.certain), declare last one with the play that
-leaves one card (T8.1) and declare a 役 when they may (T8.3). On turn they value each
+leaves one card (§T8.1) and declare a 役 when they may (§T8.3). On turn they value each
 card they may play (with the suit it names chosen for the cards they keep) and the draw:
 
-- au (T15): points shed from the hand a stop would make it pay (2s double it), one card
-  nearer its own stop, the chance that an opponent's hand sums to the card's number (T11)
+- au (§T15): points shed from the hand a stop would make it pay (2s double it), one card
+  nearer its own stop, the chance that an opponent's hand sums to the card's number (§T11)
   times what that dobon costs, unless the hand left sums to the same number so that the
-  dobon would be returned (T12); a stop is worth the opponents' hands; a 2 makes the next
-  seat play a 2 or draw (T6.1).
-- standard (T16, lower is better): base points shed, one card nearer going out, the
-  chance that an opponent's hand sums to the sum of one of the card's runs' tails (T13.3),
-  attack cards passed on under しばり (T7.3), a lone joker that could never go out (T8.2).
+  dobon would be returned (§T12); a stop is worth the opponents' hands; a 2 makes the next
+  seat play a 2 or draw (§T6.1).
+- standard (§T16, lower is better): base points shed, one card nearer going out, the
+  chance that an opponent's hand sums to the sum of one of the card's runs' tails (§T13.3),
+  attack cards passed on under しばり (§T7.3), a lone joker that could never go out (§T8.2).
 
 "normal" remembers no card: its chances treat every card but its hand and the field card
 as unseen; it bids 1, or 3 on a hand of few points. "strong" rebuilds what it has seen
 (the discards the records show, revealed and exposed cards), counts exposed 役 cards into
 their holder's hand, values its own dobon chances on the hand it keeps and the returns it
 could make (au), holds back and starves a next seat near going out (au: a field it is
-unlikely to match), and bids to play first in standard (T16.5; StrongPolicy.bid).
+unlikely to match), and bids to play first in standard (§T16.5; StrongPolicy.bid).
 The weights were chosen by A/B tournaments (docs/cpu-players.md).
 """
 
@@ -61,7 +61,7 @@ class Weights:
     draw: float          # the tempo a draw loses
     threat: float = 0.0  # hand value weighs more as an opponent nears going out
     block: float = 0.0   # holding back a next seat that is about to go out
-    plan_return: bool = False  # au: keeps a hand that would return a dobon (T12.1)
+    plan_return: bool = False  # au: keeps a hand that would return a dobon (§T12.1)
     starve: float = 0.0  # au: leaves a field the next seat is unlikely to match
 
 
@@ -87,7 +87,7 @@ class _Player:
         bounds = bid_range(legal)
         if bounds is not None:
             return bid(self.bid(view), bounds)
-        for kind in ("yaku", "last_one"):  # T8.3, T8.1: declared whenever it may be
+        for kind in ("yaku", "last_one"):  # §T8.3, §T8.1: declared whenever it may be
             chosen = find(legal, kind)
             if chosen is not None:
                 return chosen
@@ -97,7 +97,7 @@ class _Player:
         return judge.best(legal)
 
     def bid(self, view: View) -> int:
-        """T16.5: the auction's winner scores −50 when it wins the round, else its bid. A
+        """§T16.5: the auction's winner scores −50 when it wins the round, else its bid. A
         little on a hand with few points, the least otherwise."""
         return 3 if base_sum(view["hand"]) <= 20 else 1
 
@@ -112,7 +112,7 @@ class StrongPolicy(_Player):
     weights = STRONG
 
     def bid(self, view: View) -> int:
-        """T16.5: the auction's winner plays first and scores −50 when it wins the round,
+        """§T16.5: the auction's winner plays first and scores −50 when it wins the round,
         else its bid. Playing first wins rounds so often (quick dobons, the first chance
         to go out) that the auction is worth a real bid: measured by tournaments, always
         winning it at 2 gained about 20 points a round against bids of 1, and bids up
@@ -179,7 +179,7 @@ class _Judge:
         hidden = self.counts[seat] - len(shown)
         known = hand_sum(shown)
         if "JK" in shown and any(c != "JK" for c in shown):
-            return 0.0  # T13.2: a hand mixing a joker with other cards cannot dobon
+            return 0.0  # §T13.2: a hand mixing a joker with other cards cannot dobon
         if hidden <= 0:
             return 1.0 if known in totals else 0.0
         return min(1.0, sum(self.pool.chance(hidden, t - known) for t in totals))
@@ -192,7 +192,7 @@ class _Judge:
 
 
 class _Au(_Judge):
-    """au: T6 (the 2 and the 8), T11-T12 (dobon, chain, return), T15 (points)."""
+    """au: §T6 (the 2 and the 8), §T11-§T12 (dobon, chain, return), §T15 (points)."""
 
     def __init__(self, view: View, weights: Weights, events: Sequence[Event] = ()) -> None:
         super().__init__(view, weights, events)
@@ -203,7 +203,7 @@ class _Au(_Judge):
                               ) / unseen
 
     def starve(self, card: str, named: str | None) -> float:
-        """T5.3: the chance that the next seat cannot match the field we leave, so draws
+        """§T5.3: the chance that the next seat cannot match the field we leave, so draws
         instead of playing (worth most when it is near a stop). Its cards are taken as
         unseen ones, except that a seat whose latest turn was a draw on a field of this
         suit had none of it then: only the cards it drew since are unknown."""
@@ -228,30 +228,30 @@ class _Au(_Judge):
         return float(self.w.starve * cannot * (1 + 2 / left))
 
     def danger(self, n: int) -> float:
-        """T11.1: an opponent with two cards or more whose hand sums to ``n``."""
+        """§T11.1: an opponent with two cards or more whose hand sums to ``n``."""
         return chance_any([self.hidden_chance(s, [n]) for s in self.opponents
                            if self.counts[s] >= 2])
 
     def play(self, card: str, rest: list[str]) -> float:
         n, w = number(card), self.w
         danger = self.danger(n)
-        # T15.3: X = the declarer's hand (summing to n), ours and the card, doubled once.
+        # §T15.3: X = the declarer's hand (summing to n), ours and the card, doubled once.
         loss = 2 * (au_points(rest + [card]) + max(n, 4))
-        if not rest:  # T15.2: every opponent pays its hand
+        if not rest:  # §T15.2: every opponent pays its hand
             gain = sum(self.counts[s] for s in self.opponents) * self.mean_value * 1.3
             return (1 - danger) * gain - w.risk * danger * loss
         value = w.per_card + self.hold * (au_points(self.hand) - au_points(rest))
         if w.plan_return and hand_sum(rest) == n and len(rest) >= 2:
-            value += danger * 2 * loss  # T12.1: we would return it, and win doubled again
+            value += danger * 2 * loss  # §T12.1: we would return it, and win doubled again
         else:
             value -= w.risk * danger * loss
         if n == 2:
-            value += w.attack + self.block(card)  # T6.1: the next seat plays a 2 or draws
+            value += w.attack + self.block(card)  # §T6.1: the next seat plays a 2 or draws
         return value + self.own_dobon(rest)
 
     def own_dobon(self, rest: list[str]) -> float:
         """Our own chance, until our next turn, that a card is played on which the hand we
-        keep may dobon (T11.1: two cards or more summing to its number)."""
+        keep may dobon (§T11.1: two cards or more summing to its number)."""
         total = hand_sum(rest)
         if not self.w.own_dobon or len(rest) < 2 or not 1 <= total <= 13:
             return 0.0
@@ -260,12 +260,12 @@ class _Au(_Judge):
 
     def draw(self) -> float:
         pending = self.view["pending_draw"]
-        cards = pending or 1  # T6.1: the whole obligation, or one card
+        cards = pending or 1  # §T6.1: the whole obligation, or one card
         return -cards * (self.hold * self.mean_value + self.w.per_card) - self.w.draw
 
 
 class _Standard(_Judge):
-    """standard: T7 (roles, しばり), T8 (last one), T13-T14 (dobon on runs), T16 (scores)."""
+    """standard: §T7 (roles, しばり), §T8 (last one), §T13-§T14 (dobon on runs), §T16 (scores)."""
 
     def __init__(self, view: View, weights: Weights, events: Sequence[Event] = ()) -> None:
         super().__init__(view, weights, events)
@@ -275,12 +275,12 @@ class _Standard(_Judge):
         self.pool.reserve(kmax, biggest + 13)
         self.mean_base = (sum(min(n, 10) * m for n, m in enumerate(self.pool.by_number))
                           / max(self.pool.size, 1))
-        # T16.3: a loser pays w × 2 per winner; w is the worst hand among the others.
+        # §T16.3: a loser pays w × 2 per winner; w is the worst hand among the others.
         self.loss = 2 * max((self.counts[s] * self.mean_base for s in self.opponents),
                             default=10.0) + 20
 
     def _run(self, seat: int) -> list[str]:
-        """T13.3: the cards played since ``seat``'s own latest record or the latest draw."""
+        """§T13.3: the cards played since ``seat``'s own latest record or the latest draw."""
         cards: list[str] = []
         for record in reversed(self.view["records"]):
             if record.get("seat") == seat or "draw" in record:
@@ -303,24 +303,24 @@ class _Standard(_Judge):
     def play(self, card: str, rest: list[str]) -> float:
         w = self.w
         danger = self.danger(card)
-        if not rest:  # T16.3: going out scores 0 instead of the hand; T16.4 disrupt dobon
+        if not rest:  # §T16.3: going out scores 0 instead of the hand; §T16.4 disrupt dobon
             return (1 - danger) * (40 + base(card)) - w.risk * danger * self.loss
         value = w.per_card + self.hold * base(card) - w.risk * danger * self.loss
         if self.view["pending_draw"] or number(card) in (0, 2):
-            # T7.3: an attack card (or a reflect) passes the accumulation on
+            # §T7.3: an attack card (or a reflect) passes the accumulation on
             value += w.attack + (self.view["pending_draw"] * (self.hold * self.mean_base
                                                             + w.per_card))
         if number(card) in (0, 1, 2):
-            value += self.block(card)  # T7.3, T7.6: the next seat answers or is skipped
+            value += self.block(card)  # §T7.3, §T7.6: the next seat answers or is skipped
         if card == "JK":
-            value += w.attack  # T8.2, T13.2: a joker blocks going out and dobons
+            value += w.attack  # §T8.2, §T13.2: a joker blocks going out and dobons
         if rest == ["JK"]:
-            value -= 30  # T8.2: a lone joker may never go out
+            value -= 30  # §T8.2: a lone joker may never go out
         return value + self.own_dobon(rest)
 
     def own_dobon(self, rest: list[str]) -> float:
         """Our own chance that a tail of one or two of the next plays sums to the hand we
-        keep (T13.2-T13.4: no joker among other cards); a dobon scores ours 0 or less."""
+        keep (§T13.2-§T13.4: no joker among other cards); a dobon scores ours 0 or less."""
         if not self.w.own_dobon or "JK" in rest:
             return 0.0
         total, share = hand_sum(rest), self.pool.share
@@ -332,5 +332,5 @@ class _Standard(_Judge):
         return self.w.own_dobon * chance * (self.loss / 2 + base_sum(rest))
 
     def draw(self) -> float:
-        cards = self.view["pending_draw"] or 1  # T7.3: the accumulation, or one card
+        cards = self.view["pending_draw"] or 1  # §T7.3: the accumulation, or one card
         return -cards * (self.hold * self.mean_base + self.w.per_card) - self.w.draw

@@ -4,7 +4,10 @@
   act at once), 100 rooms, 2 server processes;
 - human pace (`--think 1-3`): action → last socket p99 ≤ 50 ms at 100 rooms, and the
   largest room count within 100 ms (aim: 500 rooms);
-- under each attack (`--attack`), the victim's action → last socket p99 ≤ 250 ms.
+- under each attack (`--attack`), the victim's action → last socket p99 ≤ 250 ms;
+- a rolling restart of every daphne behind nginx while 50 rooms play (#30,
+  `--rolling-restart --proxy nginx`): no lost move, no player shown an error, every
+  socket back (the reconnect time is reported, no goal is set for it).
 
 A run measures some of these; each goal it measured gets a line: the figure, the goal,
 and met (true / false), or met null with a note when the run's set-up differs from the
@@ -104,8 +107,34 @@ def judge_attacks(result: dict[str, Any]) -> list[dict[str, Any]]:
     return lines
 
 
+RESTART_GOAL_ROOMS = 50
+
+
+def judge_restart(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rolling restart: nothing lost, nothing shown, everyone back."""
+    roll, lost = result["rolling_restart"], result.get("lost_updates", {})
+    setup = (roll.get("proxy"), roll.get("rooms"))
+    note = ("" if setup == ("nginx", RESTART_GOAL_ROOMS)
+            else f"measured with --proxy {setup[0]} and {setup[1]} rooms; the goal is set "
+                 f"behind nginx with {RESTART_GOAL_ROOMS}")
+    judged = None if note else True
+
+    def zero(goal: str, figure: int) -> dict[str, Any]:
+        return verdict(goal, figure, "0", judged and figure == 0, note)
+
+    shown = roll.get("server_errors", 0) + sum(roll.get("other_closes", {}).values())
+    return [
+        zero("rolling restart: sockets behind the database (lost moves)",
+             lost.get("stale_sockets", 0)),
+        zero("rolling restart: errors shown (server errors, closes other than 1012)", shown),
+        zero("rolling restart: sockets not back", roll.get("sockets_not_back", 0)),
+    ]
+
+
 def judge(result: dict[str, Any]) -> list[dict[str, Any]]:
     """Every goal this run measured."""
+    if "rolling_restart" in result:
+        return judge_restart(result)
     if "attacks" in result:
         return judge_attacks(result)
     if "steps" in result:

@@ -20,7 +20,7 @@ as manage.py bench_load does) and creates `--matches` rooms of four seats. Then,
 Each room starts a match of `--games` games; each finished game starts the next.
 
 Figures: games per minute (wall time) per match and in total, versions (moves and
-timeouts) per second, automatic actions (R14, a seat that did not answer in time), and
+timeouts) per second, automatic actions (§R14, a seat that did not answer in time), and
 CPU seconds per game of the daphne, worker and beat process groups and of the clients
 (this process; from /proc). PostgreSQL and Redis are not included: on a shared machine
 their processes serve others too. Stops when every match is over or after `--seconds`;

@@ -14,6 +14,22 @@ from typing import Any
 # handshakes from this address or in this process, a full process.
 COME_BACK_LATER = frozenset({4410, 4411, 4503})
 COME_BACK_TRIES = 12
+# The server process is restarting (issue #30): come back after a random wait in this
+# range (seconds), as the browser's table and docs/bot-client.py do, and resume by version.
+RESTART_CLOSE = 1012
+RESTART_DELAY = (0.25, 1.5)
+
+
+@dataclass
+class Restart:
+    """One 1012 this socket got: when, and when its next state came (None: not back)."""
+
+    closed_at: float
+    back_at: float | None = None
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.back_at is None else self.back_at - self.closed_at
 
 
 @dataclass
@@ -51,14 +67,41 @@ class Player:
     deadline: float | None = None
     saw_timeout: bool = False
     restarting: bool = False
+    restarts: list[Restart] = field(default_factory=list)  # 1012s and the way back
+    other_closes: list[int | None] = field(default_factory=list)  # any other close code
+    errors: list[tuple[float, str]] = field(default_factory=list)  # error frames: time, code
 
     async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
         first = await self.first_state()
         if first is None:
             return
         self.receive(first, stop, rng)
-        async for raw in self.ws:
-            self.receive(raw, stop, rng)
+        from websockets.exceptions import ConnectionClosed
+
+        while True:
+            try:  # websockets ends the loop on 1000/1001 and raises on other codes
+                async for raw in self.ws:
+                    self.receive(raw, stop, rng)
+            except ConnectionClosed:
+                pass
+            code = self.ws.close_code
+            if code != RESTART_CLOSE:
+                self.other_closes.append(code)
+                return
+            if stop.is_set() or not await self.come_back(stop, rng):
+                return
+
+    async def come_back(self, stop: asyncio.Event, rng: random.Random) -> bool:
+        """After a 1012: reconnect after a random RESTART_DELAY and read the table; the
+        resuming `sync` follows in `on_state`. False when the socket never got back in."""
+        self.restarts.append(Restart(time.time()))
+        self.acted = None  # a move sent during the drain may have been dropped unread
+        await asyncio.sleep(rng.uniform(*RESTART_DELAY))
+        first = await self.first_state()
+        if first is None:
+            return False
+        self.receive(first, stop, rng)
+        return True
 
     async def first_state(self) -> str | bytes | None:
         """Connect and read the first state; a socket told to come back later (4410, 4411,
@@ -104,8 +147,10 @@ class Player:
         self.frames += 1
         message = json.loads(raw)
         kind = message["type"]
-        if kind == "error" and self.sent:
-            self.sent[-1].refused = True
+        if kind == "error":
+            self.errors.append((now, str(message.get("code"))))
+            if self.sent:
+                self.sent[-1].refused = True
         elif kind == "event":  # protocol v1: events came in frames of their own
             self.saw_timeout |= message["event"]["type"] == "timeout"
         elif kind == "state":
@@ -117,11 +162,16 @@ class Player:
 
     def on_state(self, message: dict[str, Any], now: float) -> None:
         game, version = message["game"], message["version"]
+        back = bool(self.restarts) and self.restarts[-1].back_at is None
+        if back:  # the first table after a restart: the way back ends here
+            self.restarts[-1].back_at = now
         if game is not None:
             last = self.arrivals[-1] if self.arrivals else None
             # v2: a frame carries the events since `from_version`; v1 frames had one version.
             since = message.get("from_version", version - 1)
-            if last and last[0] == game and since is not None and since > last[1]:
+            if back and last and last[0] == game and since is not None and since > last[1]:
+                self.resume(game, last[1])  # what happened meanwhile, by version
+            elif last and last[0] == game and since is not None and since > last[1]:
                 self.gaps += since - last[1]
                 if "from_version" in message:  # v2: resume, as docs/protocol.md asks
                     self.resume(game, last[1])
@@ -136,9 +186,21 @@ class Player:
     def resume(self, game: int, version: int) -> None:
         """Ask for the events since `version` (the reply fills the gap in the move log)."""
         self.resumes += 1
-        asyncio.get_running_loop().create_task(
-            self.ws.send(json.dumps({"type": "sync", "game": game, "version": version}))
-        )
+        self.send_soon({"type": "sync", "game": game, "version": version})
+
+    def send_soon(self, message: dict[str, Any]) -> None:
+        """Send `message` in a task of its own; a socket closed meanwhile (a restart)
+        just does not get it."""
+        asyncio.get_running_loop().create_task(self.send_quietly(self.ws, message))
+
+    @staticmethod
+    async def send_quietly(ws: Any, message: dict[str, Any]) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await ws.send(json.dumps(message))
+        except ConnectionClosed:
+            pass
 
     def react(self, stop: asyncio.Event, rng: random.Random) -> None:
         state = self.state
@@ -184,9 +246,7 @@ class Player:
             return
         self.acted = key
         self.sent.append(Sent(state["game"], state["version"], time.time()))
-        asyncio.get_running_loop().create_task(
-            self.ws.send(json.dumps({"type": "action", "action": action}))
-        )
+        self.send_soon({"type": "action", "action": action})
 
 
 def headers(cookie: str, address: str | None) -> dict[str, str]:

@@ -126,6 +126,20 @@ def wait_port(port: int, timeout: float = 30) -> None:
     raise SystemExit(f"daphne on {port} did not start")
 
 
+def wait_http(port: int, timeout: float = 60) -> None:
+    """Until the daphne on `port` answers an HTTP request (any status)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"daphne on {port} does not answer HTTP")
+
+
 class Processes:
     """The server processes, each in its own process group (for CPU accounting and so
     that a worker's pool children stop with it)."""
@@ -134,6 +148,10 @@ class Processes:
         self.logs = logs
         self.counters = counters
         self.started: list[tuple[str, subprocess.Popen[bytes]]] = []
+        self.daphnes: dict[int, subprocess.Popen[bytes]] = {}  # port → its process now
+        # Behind the bench's nginx (game/management/bench/proxy.py): the proxy's origin
+        # too, and the client address one hop further left (DOBON_PROXY_COUNT).
+        self.daphne_env: dict[str, str] = {}
 
     def start(
         self, kind: str, name: str, args: list[str], extra_env: dict[str, str] | None = None
@@ -145,15 +163,36 @@ class Processes:
             args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )))
 
-    def daphne(self) -> int:
-        port = free_port()
+    def daphne(self, port: int | None = None) -> int:
+        port = port or free_port()
+        origins = ",".join([f"http://127.0.0.1:{port}",  # its own origin, and the proxy's
+                            *self.daphne_env.get("DOBON_WS_ALLOWED_ORIGINS", "").split(",")])
         # As README runs it: daphne with the site's limits (dobon_site/server.py).
         self.start("daphne", f"daphne-{port}", [
             str(BIN / "python"), "-m", "dobon_site.server", "-b", "127.0.0.1", "-p", str(port),
             "dobon_site.asgi:application",
-        ], {"DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}"})  # its own origin only
+        ], {**self.daphne_env, "DOBON_WS_ALLOWED_ORIGINS": origins.rstrip(",")})
+        self.daphnes[port] = self.started[-1][1]
         wait_port(port)
         return port
+
+    def restart_daphne(self, port: int, exit_timeout: float = 30) -> dict[str, Any]:
+        """SIGTERM the daphne on `port`, wait for it to exit, start it again there and
+        wait until it answers HTTP: what each step took."""
+        process = self.daphnes[port]
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        try:
+            status: int | None = process.wait(exit_timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            status = None
+        exited = time.monotonic()
+        self.daphne(port)
+        wait_http(port)
+        return {"port": port, "exit_status": status,
+                "drain_seconds": round(exited - signalled, 2),
+                "down_seconds": round(time.monotonic() - signalled, 2)}
 
     def celery(self, concurrency: int = 2) -> None:
         self.start("worker", "worker", [

@@ -204,7 +204,7 @@ KINDS = ["agari", "agari", "dobon", "return", "deck_out"]
 
 
 def fake_result(rng: random.Random, players: int) -> dict[str, Any]:
-    """A plausible settled result (R11): zero-sum deltas, winners by kind."""
+    """A plausible settled result (§R11): zero-sum deltas, winners by kind."""
     kind = rng.choice(KINDS)
     hand_points = [rng.randint(0, 120) for _ in range(players)]
     winner, loser = rng.sample(range(players), 2)

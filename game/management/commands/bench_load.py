@@ -37,6 +37,16 @@ without each attack and then one with it, from `--attack-addresses` client addre
     .venv/bin/python manage.py bench_load --daphnes 2 --seconds 30 \
         --attack crowd,watchers,churn,cpu-matches --out attacks.json
 
+`--rolling-restart` (issue #30) restarts every daphne in turn (SIGTERM, wait for the
+exit, start again, wait until it answers) while `--rooms` rooms (default 50) play, at
+`--think` pace or saturated, and reports from each socket's 1012 to its next state
+(p50 / p99 / max), sockets not back, closes other than 1012, error frames and lost
+updates (game/management/bench/restart.py). `--proxy nginx` puts Debian's nginx in front
+of the daphnes and the players connect through it, as in production:
+
+    .venv/bin/python manage.py bench_load --rolling-restart --proxy nginx --daphnes 2 \
+        --rooms 50 --think 1-3 --seconds 20 --out restart.json
+
 Every result ends with `goals`: each goal of issue #22 the run measured (CPU-ms per
 move at 100 saturated rooms on 2 processes ≤ 5; human-pace p99 at 100 rooms ≤ 50 ms and
 the largest room count within 100 ms; the victim's p99 under each attack ≤ 250 ms), the
@@ -120,13 +130,23 @@ def check_modes(options: argparse.Namespace) -> None:
     if options.attack and options.ports:
         raise CommandError("--attack starts its own servers (with DOBON_PROXY_COUNT=1): "
                            "not with --ports")
+    if options.rolling_restart and (options.attack or options.idle or options.ports
+                                    or options.steps is not None):
+        raise CommandError("--rolling-restart restarts the daphnes it starts while rooms "
+                           "play: not with --attack, --idle, --ports or --steps")
+    if options.proxy != "none" and not options.rolling_restart:
+        raise CommandError("--proxy is for --rolling-restart")
+    if options.rolling_restart and options.daphnes < 2 and options.proxy == "nginx":
+        raise CommandError("--rolling-restart behind a proxy needs --daphnes 2 or more "
+                           "(one of them is always up)")
 
 
 class Command(BaseCommand):
     help = __doc__.split("\n\n")[0] if __doc__ else ""
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--rooms", type=int, default=100)
+        parser.add_argument("--rooms", type=positive_int, default=None,
+                            help="rooms of 4 players (default 100; 50 with --rolling-restart)")
         parser.add_argument("--seconds", type=float, default=30)
         parser.add_argument("--daphnes", type=int, default=1)
         parser.add_argument("--ports", default="",
@@ -163,6 +183,15 @@ class Command(BaseCommand):
                                  "clicks in 7 s")
         parser.add_argument("--victim-idle-rooms", type=count, default=1,
                             help="with --attack: rooms played by their timeouts (lateness)")
+        parser.add_argument("--rolling-restart", action="store_true",
+                            help="restart every daphne in turn while the rooms play and "
+                                 "measure the reconnects (issue #30)")
+        parser.add_argument("--proxy", choices=("none", "nginx"), default="none",
+                            help="with --rolling-restart: players connect through nginx "
+                                 "(/usr/sbin/nginx) in front of the daphnes")
+        parser.add_argument("--shutdown-timeout", type=float, default=30,
+                            help="with --rolling-restart: the longest wait for a daphne to "
+                                 "exit after SIGTERM before it is killed")
         parser.add_argument("--goals", nargs="+", metavar="JSON", default=None,
                             help="print the goals summary of saved results and exit")
         parser.add_argument("--seed", type=int, default=1)
@@ -172,7 +201,7 @@ class Command(BaseCommand):
         from django.conf import settings
 
         from dobon_site import settings as settings_module
-        from game.management.bench import attack, goals, run, stack
+        from game.management.bench import attack, goals, restart, run, stack
 
         a = argparse.Namespace(**options)
         if a.goals:
@@ -180,6 +209,8 @@ class Command(BaseCommand):
             return
         a.attack = attacks_of(a.attack)
         check_modes(a)
+        if a.rooms is None:
+            a.rooms = 50 if a.rolling_restart else 100
         if a.attack and a.think is None:
             a.think = (1.0, 3.0)  # the victim plays at human pace
         a.database_url = os.environ.get("DATABASE_URL", "")
@@ -207,13 +238,20 @@ class Command(BaseCommand):
         counters = logs / "counters"
         counters.mkdir()
         procs = stack.Processes(logs, counters)
+        if a.proxy == "nginx":
+            # The players name their room's address, nginx appends its peer's: the
+            # daphnes read the entry two from the right, and accept the proxy's origin.
+            a.proxy_port = stack.free_port()
+            procs.daphne_env = {"DOBON_PROXY_COUNT": "2",
+                                "DOBON_WS_ALLOWED_ORIGINS": f"http://127.0.0.1:{a.proxy_port}"}
         try:
             ports = ([int(p) for p in a.ports.split(",")] if a.ports
                      else [procs.daphne() for _ in range(a.daphnes)])
             if not a.no_celery:
                 procs.celery(a.worker_concurrency)
                 time.sleep(3)
-            body = attack.attacks if a.attack else run.search if a.think else run.fixed
+            body = (restart.rolling_restart if a.rolling_restart else attack.attacks if a.attack
+                    else run.search if a.think else run.fixed)
             result = asyncio.run(body(a, procs, ports))
         finally:
             procs.stop()
@@ -223,6 +261,8 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result, indent=2))
         for entry in result.get("attacks", []):
             self.stdout.write(attack.summary_line(entry))
+        if "rolling_restart" in result:
+            self.stdout.write(restart.summary_line(result))
         self.stdout.write(goals.table(result["goals"]))
         run.write(result, a.out)
         print(f"(process logs in {logs})", file=sys.stderr)

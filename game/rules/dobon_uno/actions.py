@@ -87,7 +87,7 @@ COLOR_CHOICES: tuple[FrozenAction, ...] = tuple(
     _action(c, type="color", color=c) for c in COLORS
 )
 
-# H6.4: the swap choices, by target seat (R1.1: at most 8 seats).
+# §H6.4: the swap choices, by target seat (§R1.1: at most 8 seats).
 SWAPS: tuple[FrozenAction, ...] = tuple(
     _action(f"swap:{s}", type="swap", target=s) for s in range(8)
 )

@@ -1,4 +1,4 @@
-"""Cards of Dobon UNO (RULES.md R2) and their compact integer encoding.
+"""Cards of Dobon UNO (RULES.md §R2) and their compact integer encoding.
 
 The public API speaks card codes (``"R5"``, ``"GS"``, ``"B+2"``, ``"W"``, ``"W+4"``,
 ``"RF"``). Inside the engine a card is a small int (its *id*, 0..57): every copy of the
@@ -19,7 +19,7 @@ from enum import IntEnum, StrEnum
 
 
 class Color(StrEnum):
-    """The four colours, in the order R, B, G, Y of RULES.md R2."""
+    """The four colours, in the order R, B, G, Y of RULES.md §R2."""
 
     RED = "R"
     BLUE = "B"
@@ -28,7 +28,7 @@ class Color(StrEnum):
 
 
 class Kind(StrEnum):
-    """What a card does (R2, R4.4)."""
+    """What a card does (§R2, §R4.4)."""
 
     NUMBER = "number"
     SKIP = "skip"
@@ -75,7 +75,7 @@ _POINTS_OF_KIND = {
 WILD_ID = 52
 WILD4_ID = 53
 FORCE_IDS = (54, 55, 56, 57)
-# Identity classes (R2.2): a coloured card is its own class; all F cards share one.
+# Identity classes (§R2.2): a coloured card is its own class; all F cards share one.
 FORCE_CLASS = 54
 N_CLASSES = 55
 
@@ -98,7 +98,7 @@ class Card:
 
     @property
     def is_action(self) -> bool:
-        """Action cards for going out (R2.1, R8.1): everything but numbers."""
+        """Action cards for going out (§R2.1, §R8.1): everything but numbers."""
         return self.kind is not Kind.NUMBER
 
     @property
@@ -107,7 +107,7 @@ class Card:
         return self.rank if self.kind is Kind.NUMBER else None
 
     def identical(self, other: Card) -> bool:
-        """R2.2: two W, two W+4, two F of any colours, otherwise the same card."""
+        """§R2.2: two W, two W+4, two F of any colours, otherwise the same card."""
         return CLASS_OF[self.id] == CLASS_OF[other.id]
 
     @staticmethod
@@ -152,7 +152,7 @@ IS_NUMBER: tuple[bool, ...] = tuple(card.kind is Kind.NUMBER for card in CARDS)
 
 
 def full_deck() -> list[int]:
-    """The 112 card ids of one deck (R2), in a fixed order before shuffling."""
+    """The 112 card ids of one deck (§R2), in a fixed order before shuffling."""
     deck: list[int] = []
     for card in CARDS:
         if card.kind is Kind.NUMBER:
@@ -182,21 +182,21 @@ def codes_of(ids: list[int]) -> list[str]:
 # Precomputed so that "may this card be played now?" is one tuple index on the hot path.
 
 N_IDS = len(CARDS)
-# The ids that are identical to a given id (R2.2): itself, or every F.
+# The ids that are identical to a given id (§R2.2): itself, or every F.
 CLASS_IDS: tuple[tuple[int, ...], ...] = tuple(
     FORCE_IDS if CLASS_OF[i] == FORCE_CLASS else (i,) for i in range(N_IDS)
 )
 
 
 def _matches(card: int, color: int, top_rank: int) -> bool:
-    # R4.1: W, W+4 and F always match; a coloured card by colour or number/symbol.
+    # §R4.1: W, W+4 and F always match; a coloured card by colour or number/symbol.
     if RANK[card] >= Rank.WILD:
         return True
     return COLOR_OF[card] == color or RANK[card] == top_rank
 
 
 def _stacks_on(card: int, top_rank: int) -> bool:
-    # R5.1: +2 on +2; W+4 on +2 or W+4.
+    # §R5.1: +2 on +2; W+4 on +2 or W+4.
     if card == WILD4_ID:
         return top_rank in (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR)
     return top_rank == Rank.DRAW_TWO and RANK[card] == Rank.DRAW_TWO

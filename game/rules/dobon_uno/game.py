@@ -64,10 +64,10 @@ class Phase(StrEnum):
     DOBON_WAIT = "dobon_wait"
     RETURN_WAIT = "return_wait"
     FINISHED = "finished"
-    SWAP = "swap"  # H6.4: the 7's player names a swap target (house rules only)
+    SWAP = "swap"  # §H6.4: the 7's player names a swap target (house rules only)
 
 
-# A seat's open chances on the last play, as bits (R7, R9, R10).
+# A seat's open chances on the last play, as bits (§R7, §R9, §R10).
 CUT_IN = 1
 DOBON = 2
 RETURN = 4
@@ -113,7 +113,7 @@ def _parse_action_cards(cards: Any) -> list[int]:
 
 
 class Game:
-    """One game of Dobon UNO (RULES.md R1-R15) behind the API of ENGINE_API.md.
+    """One game of Dobon UNO (RULES.md §R1-§R15) behind the API of ENGINE_API.md.
 
     >>> g = Game.new(players=4, first_player=1, seed=42)
     >>> g.players, len(g.hand(0)), g.deck_count
@@ -134,7 +134,7 @@ class Game:
     _masks: list[int]              # per seat, bit i set when it holds card id i
     _multi: list[int]              # per seat, bit i set when it holds card id i twice or more
     _class_total: list[int]        # per identity class, copies held by all seats together
-    _points: list[int]             # per seat, the points of its hand (R2.3)
+    _points: list[int]             # per seat, the points of its hand (§R2.3)
     _deck: list[int]               # the draw pile, next card LAST (pop is cheap)
     _discards: list[int]           # the discard pile, top card last
     _color: int                    # current colour index, -1 while none is set
@@ -164,7 +164,7 @@ class Game:
     _mv_singles: int               # mask of the cards playable alone on turn (held once)
     _mv_plays: dict[tuple[str, ...], Move]  # every other play, by its codes
     _mv_other: tuple[FrozenAction, ...]  # the actions without cards
-    _rules: HouseRules             # HOUSE-RULES.md G2: the rule set the game started with
+    _rules: HouseRules             # HOUSE-RULES.md §G2: the rule set the game started with
 
     # ------------------------------------------------------------------ creation
 
@@ -172,11 +172,11 @@ class Game:
     def new(cls, players: int = 4, first_player: int = 1, seed: int = 0, rate: int = 1,
             timeout: float = 10.0, now: float = 0.0,
             house_rules: Mapping[str, Any] | None = None) -> Game:
-        """Shuffle a full deck with ``random.Random(seed)``, deal 7 each (H1: ``hand_size``),
-        turn a card (R3).
+        """Shuffle a full deck with ``random.Random(seed)``, deal 7 each (§H1: ``hand_size``),
+        turn a card (§R3).
 
-        ``house_rules`` (HOUSE-RULES.md G4, ``None`` for every default) is validated
-        (``ValueError``) and kept for the whole game; H1 sets how many cards are dealt.
+        ``house_rules`` (HOUSE-RULES.md §G4, ``None`` for every default) is validated
+        (``ValueError``) and kept for the whole game; §H1 sets how many cards are dealt.
 
         >>> g = Game.new(players=3, first_player=0, seed=7, now=100.0)
         >>> g.next_deadline
@@ -184,7 +184,7 @@ class Game:
         """
         _check_table(players, first_player, rate, timeout, now)
         rules = HouseRules.from_mapping(house_rules)
-        size = rules.hand_size  # H1.1
+        size = rules.hand_size  # §H1.1
         rng = SeededRandom(seed)
         deck = list(_FULL_DECK)
         rng.shuffle(deck)
@@ -201,7 +201,7 @@ class Game:
                    house_rules: Mapping[str, Any] | None = None) -> Game:
         """A game from given hands, first card and draw pile (``deck[0]`` is drawn first).
 
-        The first card takes effect as in R3.3. The cards need not add up to a full deck,
+        The first card takes effect as in §R3.3. The cards need not add up to a full deck,
         but malformed input raises ``ValueError``.
 
         >>> g = Game.from_setup(hands=[["R5"], ["B3", "G2"]], first_card="W", deck=[],
@@ -253,7 +253,7 @@ class Game:
         """The state only house rules use (none here: see HouseGame)."""
 
     def _turn_up_first_card(self, first: int, first_player: int, now: float) -> None:
-        """R3.3: the dealer (F's right neighbour) 'plays' it; F or the next plays."""
+        """§R3.3: the dealer (F's right neighbour) 'plays' it; F or the next plays."""
         n, rank = self._n, RANK[first]
         dealer = (first_player - 1) % n
         self._color = COLOR_OF[first]
@@ -285,7 +285,7 @@ class Game:
         return [CODE[i] for i in self._hands[seat]]
 
     def hand_points(self, seat: int) -> int:
-        """The points of that seat's hand (R2.3)."""
+        """The points of that seat's hand (§R2.3)."""
         self._check_seat(seat)
         return self._points[seat]
 
@@ -341,17 +341,17 @@ class Game:
 
     @property
     def rate(self) -> int:
-        """This game's rate (R12.3)."""
+        """This game's rate (§R12.3)."""
         return self._rate
 
     @property
     def house_rules(self) -> dict[str, Any]:
-        """The game's rule set, every key (HOUSE-RULES.md G3); a fresh dict."""
+        """The game's rule set, every key (HOUSE-RULES.md §G3); a fresh dict."""
         return self._rules.to_dict()
 
     @property
     def timeout(self) -> float:
-        """Seconds a seat has to act (R1.3)."""
+        """Seconds a seat has to act (§R1.3)."""
         return self._timeout
 
     @property
@@ -365,7 +365,7 @@ class Game:
 
     @property
     def has_drawn(self) -> bool:
-        """Whether the seat on turn already made its optional draw (R4.2)."""
+        """Whether the seat on turn already made its optional draw (§R4.2)."""
         return self._drawn
 
     @property
@@ -409,7 +409,7 @@ class Game:
     # ------------------------------------------------------------------ acting
 
     def play(self, seat: int, cards: list[str], now: float) -> list[Event]:
-        """Play identical cards: on turn, onto a draw stack, or as a cut-in (R4, R5, R7).
+        """Play identical cards: on turn, onto a draw stack, or as a cut-in (§R4, §R5, §R7).
 
         >>> g = Game.from_setup(hands=[["R5", "R5", "B1"], ["R3"]], first_card="R7",
         ...                     deck=["G1"], first_player=0)
@@ -424,15 +424,15 @@ class Game:
         return self._play(seat, ids, now, cut_in)
 
     def draw(self, seat: int, now: float) -> list[Event]:
-        """The optional draw of one card (R4.2), or taking the open draw stack (R5.2)."""
+        """The optional draw of one card (§R4.2), or taking the open draw stack (§R5.2)."""
         return self._checked(seat, now, self._check_draw, self._draw_or_take)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
-        """Pass after the optional draw (R4.2)."""
+        """Pass after the optional draw (§R4.2)."""
         return self._checked(seat, now, self._check_pass, self._pass)
 
     def choose_color(self, seat: int, color: str, now: float) -> list[Event]:
-        """Choose the colour after a W or W+4 (R6), ``color`` in ``"R" "B" "G" "Y"``."""
+        """Choose the colour after a W or W+4 (§R6), ``color`` in ``"R" "B" "G" "Y"``."""
         self._check_seat(seat)
         now = _as_time(now)
         self._check_color(seat, color)
@@ -440,7 +440,7 @@ class Game:
         return self._set_color(seat, COLOR_INDEX[color], now)
 
     def swap(self, seat: int, target: int, now: float) -> list[Event]:
-        """H6.4: the 7's player swaps hands with ``target`` (only under ``seven_zero``)."""
+        """§H6.4: the 7's player swaps hands with ``target`` (only under ``seven_zero``)."""
         self._check_seat(seat)
         now = _as_time(now)
         self._check_swap(seat, target)
@@ -455,15 +455,15 @@ class Game:
         raise NotImplementedError  # only HouseGame ever passes _check_swap
 
     def dobon(self, seat: int, now: float) -> list[Event]:
-        """Declare dobon on the last play (R9)."""
+        """Declare dobon on the last play (§R9)."""
         return self._checked(seat, now, self._check_dobon, self._declare)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
-        """Return a dobon (R10)."""
+        """Return a dobon (§R10)."""
         return self._checked(seat, now, self._check_return, self._return)
 
     def decline(self, seat: int, now: float) -> list[Event]:
-        """Let all of this seat's open chances lapse (R7.6, R9.2, R10.2)."""
+        """Let all of this seat's open chances lapse (§R7.6, §R9.2, §R10.2)."""
         return self._checked(seat, now, self._check_decline, self._decline)
 
     def _checked(self, seat: int, now: float, check: Callable[[int], None],
@@ -544,7 +544,7 @@ class Game:
         return method(self, seat, now)
 
     def advance(self, now: float) -> list[Event]:
-        """Apply every timeout due by ``now`` (R14), each at its own deadline.
+        """Apply every timeout due by ``now`` (§R14), each at its own deadline.
 
         >>> g = Game.from_setup(hands=[["R5", "B1"], ["R3", "G2"]], first_card="R7",
         ...                     deck=["G1", "G3", "Y4"], first_player=0, timeout=10.0)
@@ -569,7 +569,7 @@ class Game:
         """Restart every clock already due by ``now`` with a full timeout from ``now``,
         instead of applying its timeout: for a server whose clock was stopped (an
         outage), so that each waiting seat gets a fresh timeout rather than the
-        automatic actions of the whole outage (R14 note in docs/protocol.md).
+        automatic actions of the whole outage (§R14 note in docs/protocol.md).
 
         >>> g = Game.from_setup(hands=[["R5", "B1"], ["R3", "G2"]], first_card="R7",
         ...                     deck=["G1"], first_player=0, timeout=10.0)
@@ -639,8 +639,8 @@ class Game:
         self._mv_other = tuple(other)
 
     def _find_turn_plays(self, seat: int) -> int:
-        """What the seat on turn may do, chances aside: R4.1 / R5.1 plays of every count,
-        minus what R8.1 forbids, and the draw or the pass (R4.2, R5.2).
+        """What the seat on turn may do, chances aside: §R4.1 / §R5.1 plays of every count,
+        minus what §R8.1 forbids, and the draw or the pass (§R4.2, §R5.2).
 
         Cards held once (not F) go into the ``_mv_singles`` mask, which is returned: the
         common case, and one that apply can verify with a bit test. Larger groups and F
@@ -657,7 +657,7 @@ class Game:
         singles = playable ^ grouped
         hand_size = len(self._hands[seat])
         if hand_size == 1:
-            singles &= _NUMBER_MASK  # R8.1: only a number card may go out
+            singles &= _NUMBER_MASK  # §R8.1: only a number card may go out
         self._mv_seat, self._mv_singles = seat, singles
         if not grouped:
             self._mv_plays = _NO_PLAYS
@@ -688,7 +688,7 @@ class Game:
         return singles
 
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
-        """R7.1: cards identical to the top card, any count R8.1 allows."""
+        """§R7.1: cards identical to the top card, any count §R8.1 allows."""
         top = self._discards[-1]
         hand = self._hands[seat]
         plays: dict[tuple[str, ...], Move] = {}
@@ -702,14 +702,14 @@ class Game:
         return plays
 
     def _playable(self, card: int) -> bool:
-        """R4.1 matching, or R5.1 stacking when a draw stack is open."""
+        """§R4.1 matching, or §R5.1 stacking when a draw stack is open."""
         top_rank = RANK[self._discards[-1]]
         if self._stack:
             return bool(self._stack_mask(top_rank) >> card & 1)
         return bool(MATCH[self._color + 1][top_rank] >> card & 1)
 
     def _stack_mask(self, top_rank: int) -> int:
-        """R5.1: the ids that may go on an open draw stack topped by this rank."""
+        """§R5.1: the ids that may go on an open draw stack topped by this rank."""
         return STACK_ON[top_rank]
 
     # ------------------------------------------------------------------ checks
@@ -757,7 +757,7 @@ class Game:
         self._check_going_out(seat, ids)
 
     def _together(self, ids: list[int]) -> bool:
-        """R2.2: cards played together are identical."""
+        """§R2.2: cards played together are identical."""
         cls = CLASS_OF[ids[0]]
         return all(CLASS_OF[i] == cls for i in ids)
 
@@ -777,13 +777,13 @@ class Game:
             _fail("window_closed", "the chance to cut in on this play has closed (R7.2)")
 
     def _cut_in_cards(self, ids: list[int]) -> bool:
-        """R7.1: a cut-in plays cards identical to the top card."""
+        """§R7.1: a cut-in plays cards identical to the top card."""
         top_cls = CLASS_OF[self._discards[-1]]
         return all(CLASS_OF[i] == top_cls for i in ids)
 
     def _check_cut_in_on_stack(self) -> None:
-        """Refuse a cut-in on an open draw stack: nothing to refuse here (R7 allows it);
-        some house rules do (H3)."""
+        """Refuse a cut-in on an open draw stack: nothing to refuse here (§R7 allows it);
+        some house rules do (§H3)."""
 
     def _check_turn(self, seat: int) -> None:
         self._check_running()
@@ -923,7 +923,7 @@ class Game:
         return [played, clock]
 
     def _apply_effect(self, seat: int, ids: list[int], now: float) -> Event:
-        """R4.4 / R4.5: the effect of a play of k identical action cards; returns the clock
+        """§R4.4 / §R4.5: the effect of a play of k identical action cards; returns the clock
         event. (Numbers and F cards only set the colour: see _play.)"""
         k, last, n = len(ids), ids[-1], self._n
         rank = RANK[last]
@@ -966,7 +966,7 @@ class Game:
         return {"type": "turn", "to": None, "seat": seat, "deadline": self._clock}
 
     def _open_chances(self, player: int, now: float) -> list[Event]:
-        """R7.1 / R9.1: who may cut in on or dobon the play just made; tell only them."""
+        """§R7.1 / §R9.1: who may cut in on or dobon the play just made; tell only them."""
         top = self._discards[-1]
         identical, number, points = _CLASS_MASK[top], IS_NUMBER[top], self._lp_points
         turn, chances, hand_points, masks = self._turn, self._chances, self._points, self._masks
@@ -996,12 +996,12 @@ class Game:
             self._chance_dl = None
 
     def _dobon_bit(self, seat: int) -> int:
-        """``DOBON`` when ``seat``'s hand points equal the last play's (R9.1), else 0
+        """``DOBON`` when ``seat``'s hand points equal the last play's (§R9.1), else 0
         (``_open_chances`` makes the same test inline: it runs on every play)."""
         return DOBON if self._points[seat] == self._lp_points else 0
 
     def _go_out(self, seat: int, last: int, now: float) -> list[Event]:
-        """R8.2: a going-out play waits for dobon declarations when any seat can."""
+        """§R8.2: a going-out play waits for dobon declarations when any seat can."""
         self._color = COLOR_OF[last]
         self._phase = _AGARI_WAIT
         self._turn, self._chooser, self._clock, self._drawn = -1, -1, None, False
@@ -1074,7 +1074,7 @@ class Game:
         if self._stack:
             return self._take(seat, now)
         deck = self._deck
-        if len(deck) < 2:  # R12.1: this draw ends the game
+        if len(deck) < 2:  # §R12.1: this draw ends the game
             return self._draw_one(seat)
         # _draw_one and _count_in, inlined: a third of the actions of a game are draws.
         if self._chance_dl is not None:
@@ -1089,14 +1089,14 @@ class Game:
         self._class_total[CLASS_OF[card]] += 1
         self._points[seat] += POINTS[card]
         self._drawn = True
-        # R14.1: the optional draw restarts the clock for the play-or-pass decision.
+        # §R14.1: the optional draw restarts the clock for the play-or-pass decision.
         deadline = self._clock = now + self._timeout
         return [{"type": "draw", "to": None, "seat": seat, "count": 1},
                 {"type": "drawn", "to": seat, "seat": seat, "cards": [CODE[card]]},
                 {"type": "turn", "to": None, "seat": seat, "deadline": deadline}]
 
     def _draw_one(self, seat: int) -> list[Event]:
-        """The optional draw; R12.1: the last card (or an empty deck) ends the game."""
+        """The optional draw; §R12.1: the last card (or an empty deck) ends the game."""
         if self._chance_dl is not None:
             self._close_chances()
         deck = self._deck
@@ -1114,7 +1114,7 @@ class Game:
         return events
 
     def _take(self, seat: int, now: float) -> list[Event]:
-        """R5.2: take the whole stack; R5.4 / R12.1: a short deck ends the game."""
+        """§R5.2: take the whole stack; §R5.4 / §R12.1: a short deck ends the game."""
         self._close_chances()
         was_empty = not self._deck
         got = self._draw_cards(seat, self._stack)
@@ -1127,7 +1127,7 @@ class Game:
             return events + self._deck_out(seat)
         nxt = (seat + self._dir) % self._n
         if self._color < 0:
-            # R3.3: F took a first-card W+4, so the next player chooses and then plays.
+            # §R3.3: F took a first-card W+4, so the next player chooses and then plays.
             events.append(self._ask_color(nxt, nxt, now))
             return events
         # _start_turn, inlined: the chances are closed, so there is no cut-in chance of
@@ -1152,7 +1152,7 @@ class Game:
         return [event, self._start_turn(self._next, now)]
 
     def _declare(self, seat: int, now: float) -> list[Event]:
-        """R9.4: the first dobon stops the game; others with an open chance may follow."""
+        """§R9.4: the first dobon stops the game; others with an open chance may follow."""
         event: Event = {"type": "dobon", "to": None, "seat": seat, "target": self._lp_seat,
                         "hand": [CODE[i] for i in self._hands[seat]]}
         self._annotate_declaration(event, seat)
@@ -1167,11 +1167,11 @@ class Game:
 
     def _annotate_declaration(self, event: Event, seat: int) -> None:
         """What a dobon or return event tells beyond the hand: nothing here (house rules
-        add the expression, H8.4)."""
+        add the expression, §H8.4)."""
 
     def _close_other_dobons(self) -> None:
-        """After a declaration every other open dobon chance stays open here (R9.4);
-        house rules may close some (H11)."""
+        """After a declaration every other open dobon chance stays open here (§R9.4);
+        house rules may close some (§H11)."""
 
     def _stop_for_dobon(self, now: float) -> None:
         self._target = self._lp_seat
@@ -1182,7 +1182,7 @@ class Game:
         self._chance_dl = now + self._timeout
 
     def _close_dobon_wait(self, now: float) -> list[Event]:
-        """R10.1: the dobon'd seat may return when its remaining hand equals the play."""
+        """§R10.1: the dobon'd seat may return when its remaining hand equals the play."""
         self._chances = [0] * self._n
         target = self._target
         if self._hands[target] and self._may_return(target):
@@ -1195,7 +1195,7 @@ class Game:
         return self._finish(self._settle_dobon(returned=False), self._declarers[-1])
 
     def _may_return(self, target: int) -> bool:
-        """R10.1: the dobon'd seat's remaining hand points equal the play's."""
+        """§R10.1: the dobon'd seat's remaining hand points equal the play's."""
         return self._points[target] == self._lp_points
 
     def _return(self, seat: int, now: float) -> list[Event]:
@@ -1206,7 +1206,7 @@ class Game:
 
     def _settle_dobon(self, returned: bool) -> Result:
         points = list(self._points)
-        points[self._target] += self._lp_points  # R11: the play dobon'd on counts back
+        points[self._target] += self._lp_points  # §R11: the play dobon'd on counts back
         return settle_dobon(self._target, list(self._declarers), points, self._rate, returned)
 
     def _decline(self, seat: int, now: float, timed_out: bool = False) -> list[Event]:
@@ -1219,7 +1219,7 @@ class Game:
         return [event] + self._all_answered(now)
 
     def _all_answered(self, now: float) -> list[Event]:
-        """R14.2: a wait ends once every seat asked has answered."""
+        """§R14.2: a wait ends once every seat asked has answered."""
         self._chance_dl = None
         phase = self._phase
         if phase is _AGARI_WAIT:
@@ -1232,7 +1232,7 @@ class Game:
         return []
 
     def _deck_out(self, drawer: int) -> list[Event]:
-        nxt = (drawer + self._dir) % self._n  # R13.2
+        nxt = (drawer + self._dir) % self._n  # §R13.2
         return self._finish(settle_deck_out(nxt, list(self._points), self._rate), drawer)
 
     def _finish(self, result: Result, seat: int) -> list[Event]:
@@ -1254,7 +1254,7 @@ class Game:
         return clock, False
 
     def _lapse_chances(self, deadline: float) -> list[Event]:
-        """R7.6 / R9.2 / R10.2: unanswered chances lapse, told only to their seats."""
+        """§R7.6 / §R9.2 / §R10.2: unanswered chances lapse, told only to their seats."""
         events: list[Event] = []
         for s in range(self._n):
             if self._chances[s]:
@@ -1263,7 +1263,7 @@ class Game:
         return events + self._all_answered(deadline)
 
     def _clock_timeout(self, deadline: float) -> list[Event]:
-        """R14: the automatic action of the seat on turn or the chooser."""
+        """§R14: the automatic action of the seat on turn or the chooser."""
         if self._phase is _COLOR:
             seat = self._chooser
             color = self._own_rng().randrange(4)
@@ -1281,7 +1281,7 @@ class Game:
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (R15); ``None`` for a spectator. JSON-safe.
+        """What ``seat`` may see (§R15); ``None`` for a spectator. JSON-safe.
 
         >>> g = Game.new(players=2, first_player=1, seed=3)
         >>> v = g.view(None)
@@ -1316,7 +1316,7 @@ class Game:
         return view
 
     def _revealed(self) -> list[list[str] | None]:
-        """R9.5: declarers' and a returner's hands; R15.2: every hand once finished."""
+        """§R9.5: declarers' and a returner's hands; §R15.2: every hand once finished."""
         shown: list[list[str] | None] = [None] * self._n
         finished = self._phase is _FINISHED
         returned = self._result is not None and self._result.kind == "return"
@@ -1394,7 +1394,7 @@ class Game:
         """Rebuild a game saved by :meth:`to_dict`; it then plays on identically."""
         if d.get("format") != _FORMAT:
             raise ValueError(f"unsupported saved game format {d.get('format')!r}")
-        saved = d.get("house_rules")  # absent: saved before H1-H14
+        saved = d.get("house_rules")  # absent: saved before §H1-§H14
         rules = DEFAULT_RULES if saved == _DEFAULT_SAVED else HouseRules.from_mapping(saved)
         klass = _class_for(cls, rules)
         g = klass.__new__(klass)
@@ -1513,9 +1513,9 @@ _F_COUNTS = tuple(tuple(bits >> c & 1 for c in range(len(FORCE_IDS))) for bits i
 
 def _force_plays_for(counts: tuple[int, ...], hand_size: int,
                      cut_in: bool) -> dict[tuple[str, ...], Move]:
-    """R4.4: every sub-multiset of the F cards held (``counts``), once per final colour.
+    """§R4.4: every sub-multiset of the F cards held (``counts``), once per final colour.
 
-    F cards never go out (R8.1), so a play may not use the whole hand. The dict
+    F cards never go out (§R8.1), so a play may not use the whole hand. The dict
     returned is shared (memoised): never mutate it.
     """
     key = (counts, hand_size if hand_size <= sum(counts) else 0, cut_in)

@@ -1,9 +1,9 @@
 """House rules (HOUSE-RULES.md): one frozen value, its presets and its validation.
 
-A room's house rules are one JSON object with the sixteen keys of HOUSE-RULES.md G4; a
+A room's house rules are one JSON object with the sixteen keys of HOUSE-RULES.md §G4; a
 missing key means its default, an unknown key or a value outside what the rule allows
-raises ``ValueError`` (G4). The engine keeps the normalised value (:class:`HouseRules`)
-for the whole game (G1, G2) and shows it in every view (G3).
+raises ``ValueError`` (§G4). The engine keeps the normalised value (:class:`HouseRules`)
+for the whole game (§G1, §G2) and shows it in every view (§G3).
 
 >>> rules = HouseRules.from_mapping({"hand_size": 5})
 >>> rules.hand_size, rules.engine_default, preset_of(rules.to_dict())
@@ -22,11 +22,11 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any
 
-CUT_IN_MODES = ("identical", "same_number", "off")          # H2
-STACKING_MODES = ("standard", "cross", "off")                # H3
-MULTI_DOBON_MODES = ("all", "first", "nearest")              # H11
-RATE_CAPS = tuple(2 ** k for k in range(11))                 # H13: 1 .. 1024
-# The keys that change the engine's play (H1-H12); H13 and H14 are the room's (G5).
+CUT_IN_MODES = ("identical", "same_number", "off")          # §H2
+STACKING_MODES = ("standard", "cross", "off")                # §H3
+MULTI_DOBON_MODES = ("all", "first", "nearest")              # §H11
+RATE_CAPS = tuple(2 ** k for k in range(11))                 # §H13: 1 .. 1024
+# The keys that change the engine's play (§H1-§H12); §H13 and §H14 are the room's (§G5).
 ENGINE_KEYS = (
     "hand_size", "cut_in", "stacking", "stack_cut_in", "action_finish",
     "mixed_color_multi", "seven_zero", "draw_until_playable", "arithmetic_dobon",
@@ -38,28 +38,28 @@ HOUSE_RULE_KEYS = ENGINE_KEYS + SITE_KEYS
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """The rule set of a game (HOUSE-RULES.md G4); every field at its default is RULES.md."""
+    """The rule set of a game (HOUSE-RULES.md §G4); every field at its default is RULES.md."""
 
-    hand_size: int = 7                 # H1
-    cut_in: str = "identical"          # H2
-    stacking: str = "standard"         # H3
-    stack_cut_in: bool = True          # H3
-    action_finish: bool = False        # H4
-    mixed_color_multi: bool = False    # H5
-    seven_zero: bool = False           # H6
-    draw_until_playable: bool = False  # H7
-    arithmetic_dobon: bool = False     # H8
-    number_only_dobon: bool = False    # H9
-    blind_dobon: bool = False          # H10
-    multi_dobon: str = "all"           # H11
-    reshuffle: bool = False            # H12
-    rate_cap: int | None = None        # H13 (the room's)
-    session_games: int | None = None   # H14 (the room's)
-    session_target: int | None = None  # H14 (the room's)
+    hand_size: int = 7                 # §H1
+    cut_in: str = "identical"          # §H2
+    stacking: str = "standard"         # §H3
+    stack_cut_in: bool = True          # §H3
+    action_finish: bool = False        # §H4
+    mixed_color_multi: bool = False    # §H5
+    seven_zero: bool = False           # §H6
+    draw_until_playable: bool = False  # §H7
+    arithmetic_dobon: bool = False     # §H8
+    number_only_dobon: bool = False    # §H9
+    blind_dobon: bool = False          # §H10
+    multi_dobon: str = "all"           # §H11
+    reshuffle: bool = False            # §H12
+    rate_cap: int | None = None        # §H13 (the room's)
+    session_games: int | None = None   # §H14 (the room's)
+    session_target: int | None = None  # §H14 (the room's)
 
     @classmethod
     def from_mapping(cls, rules: Mapping[str, Any] | HouseRules | None) -> HouseRules:
-        """The validated rule set; ``None`` or ``{}`` is every default (G4)."""
+        """The validated rule set; ``None`` or ``{}`` is every default (§G4)."""
         if rules is None:
             return DEFAULT_RULES
         if isinstance(rules, HouseRules):
@@ -75,16 +75,16 @@ class HouseRules:
         return replace(DEFAULT_RULES, **dict(rules)) if rules else DEFAULT_RULES
 
     def to_dict(self) -> dict[str, Any]:
-        """Every key, defaults included (G3), JSON-safe and a fresh dict each call."""
+        """Every key, defaults included (§G3), JSON-safe and a fresh dict each call."""
         return {name: getattr(self, name) for name in HOUSE_RULE_KEYS}
 
     @property
     def engine_default(self) -> bool:
-        """Whether the engine plays exactly RULES.md (H1-H12 at their defaults)."""
+        """Whether the engine plays exactly RULES.md (§H1-§H12 at their defaults)."""
         return all(getattr(self, k) == getattr(DEFAULT_RULES, k) for k in ENGINE_KEYS)
 
     def changed(self) -> dict[str, Any]:
-        """The keys that differ from the default (G10's "custom" listing)."""
+        """The keys that differ from the default (§G10's "custom" listing)."""
         return {k: v for k, v in self.to_dict().items() if v != getattr(DEFAULT_RULES, k)}
 
 
@@ -103,7 +103,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _check(key: str, value: Any) -> None:
-    """One key's value, as its rule allows (G4); ``ValueError`` naming the rule."""
+    """One key's value, as its rule allows (§G4); ``ValueError`` naming the rule."""
     if key in _BOOLS:
         if not isinstance(value, bool):
             raise ValueError(f"house rule {key!r} must be true or false, not {value!r} "
@@ -158,7 +158,7 @@ PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
 
 def preset_of(rules: Mapping[str, Any] | None) -> str | None:
-    """The preset these rules are exactly, else ``None`` (G10: "custom")."""
+    """The preset these rules are exactly, else ``None`` (§G10: "custom")."""
     full = normalize_house_rules(rules)
     for name, preset in PRESETS.items():
         if dict(preset) == full:
@@ -168,7 +168,7 @@ def preset_of(rules: Mapping[str, Any] | None) -> str | None:
 
 def describe_house_rules(rules: Mapping[str, Any] | None,
                          base: str | None = None) -> dict[str, Any]:
-    """How a game page, a log or a room names a rule set (G10, §7): the preset, or
+    """How a game page, a log or a room names a rule set (§G10, §7): the preset, or
     ``"custom"`` with the keys that differ from the default, or, given the preset the owner
     started from (``base``), ``"custom"`` with ``"from"`` and the keys that differ from it.
 

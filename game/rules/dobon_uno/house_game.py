@@ -1,4 +1,4 @@
-"""A game played under house rules (HOUSE-RULES.md H1-H12): :class:`HouseGame`.
+"""A game played under house rules (HOUSE-RULES.md §H1-§H12): :class:`HouseGame`.
 
 ``Game.new`` / ``Game.from_setup`` / ``Game.from_dict`` return a ``HouseGame`` when some
 engine house rule is not at its default, and a plain :class:`Game` otherwise, so a
@@ -71,7 +71,7 @@ _SWAP = Phase.SWAP
 _AGARI_WAIT = Phase.AGARI_WAIT
 _DRAW_TWO, _WILD4 = int(Rank.DRAW_TWO), int(Rank.WILD_DRAW_FOUR)
 _DRAW_TWO_MASK = mask_of(i for i in range(len(CODE)) if RANK[i] == _DRAW_TWO)
-# H3.1: under "cross" a +2 of any colour also stacks on a W+4.
+# §H3.1: under "cross" a +2 of any colour also stacks on a W+4.
 _CROSS_STACK_ON = tuple(
     STACK_ON[rank] | (_DRAW_TWO_MASK if rank == _WILD4 else 0) for rank in range(16)
 )
@@ -79,12 +79,12 @@ _NUMBER_IDS_BY_RANK = tuple(
     tuple(i for i in range(len(CODE)) if IS_NUMBER[i] and RANK[i] == r) for r in range(10)
 )
 _FORCE_MASK = mask_of(FORCE_IDS)
-_PENALTY = 20  # H10.3.4: what a false declarer pays each other seat, times the rate
+_PENALTY = 20  # §H10.3.4: what a false declarer pays each other seat, times the rate
 _MINUS, _TIMES, _DIVIDE = "\u2212", "\u00d7", "\u00f7"
 
 
 def expression(points: list[int], value: int, arithmetic: bool) -> str | None:
-    """H8.4: the one expression by which a hand's card points make ``value``, or None.
+    """§H8.4: the one expression by which a hand's card points make ``value``, or None.
 
     >>> expression([2, 3], 6, True), expression([20, 5], 4, True), expression([4], 4, True)
     ('2 × 3 = 6', '20 ÷ 5 = 4', '4 = 4')
@@ -109,17 +109,17 @@ def expression(points: list[int], value: int, arithmetic: bool) -> str | None:
 
 
 class HouseGame(Game):
-    """A game under house rules: the same API as :class:`Game`, plus ``swap`` (H6.4)."""
+    """A game under house rules: the same API as :class:`Game`, plus ``swap`` (§H6.4)."""
 
     __slots__ = ("_declined", "_lost", "_false", "_void", "_dobon_dir", "_last_drawn", "_late")
 
-    _declined: list[bool]   # H6.6: seats that let their chances on the last play lapse
-    _lost: list[bool]       # H10.3.3: seats that lost their dobon and return rights
-    _false: list[int]       # H10.3.4: false declarers, in the order they declared
-    _void: list[int]        # H11.2: declarations that were not the nearest
-    _dobon_dir: int         # H11.2: the direction in force at the first dobon
-    _last_drawn: int        # H7 timeouts: the card the last draw ended with, -1 for none
-    # S29: seats whose chance a swap opened (H6.6), with its own deadline; the others'
+    _declined: list[bool]   # §H6.6: seats that let their chances on the last play lapse
+    _lost: list[bool]       # §H10.3.3: seats that lost their dobon and return rights
+    _false: list[int]       # §H10.3.4: false declarers, in the order they declared
+    _void: list[int]        # §H11.2: declarations that were not the nearest
+    _dobon_dir: int         # §H11.2: the direction in force at the first dobon
+    _last_drawn: int        # §H7 timeouts: the card the last draw ended with, -1 for none
+    # S29: seats whose chance a swap opened (§H6.6), with its own deadline; the others'
     # chances keep the shared one (_chance_dl).
     _late: dict[int, float]
 
@@ -143,14 +143,14 @@ class HouseGame(Game):
     # ------------------------------------------------------------------ legal actions
 
     def _find_moves(self, seat: int) -> None:
-        if self._phase is _SWAP and seat == self._chooser:  # H6.4
+        if self._phase is _SWAP and seat == self._chooser:  # §H6.4
             self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, {}
             self._mv_other = tuple(SWAPS[s] for s in range(self._n) if s != seat)
             return
         super()._find_moves(seat)
 
     def _stack_mask(self, top_rank: int) -> int:
-        """R5.1, H3.1 (cross) and H3.3 (off): the ids that may go on the open stack."""
+        """§R5.1, §H3.1 (cross) and §H3.3 (off): the ids that may go on the open stack."""
         stacking = self._rules.stacking
         if stacking == "off":
             return 0
@@ -167,28 +167,28 @@ class HouseGame(Game):
             playable = self._masks[seat] & MATCH[self._color + 1][top_rank]
             if not self._drawn:
                 self._mv_other = _DRAW
-            else:  # H7.2: after a draw-until-playable the player must play
+            else:  # §H7.2: after a draw-until-playable the player must play
                 self._mv_other = () if rules.draw_until_playable else _PASS
         plays: dict[tuple[str, ...], Move] = {}
         size = len(hand)
-        may_finish = rules.action_finish  # H4.1
+        may_finish = rules.action_finish  # §H4.1
         for card in _ids(playable & ~_FORCE_MASK):
             count = hand.count(card)
             if count == size and not IS_NUMBER[card] and not may_finish:
-                count -= 1  # R8.1
+                count -= 1  # §R8.1
             for codes, ids in groups(card, count):
                 plays[codes] = (ids, False, play_action(codes))
         if playable & _FORCE_MASK:
             plays.update(_force_plays_for(_force_counts(hand), 0 if may_finish else size,
                                           cut_in=False))
-        if rules.mixed_color_multi and not self._stack:  # H5.1, H5.4
+        if rules.mixed_color_multi and not self._stack:  # §H5.1, §H5.4
             for rank in {RANK[c] for c in _ids(self._masks[seat]) if IS_NUMBER[c]}:
                 plays.update(self._mixed_plays(hand, rank, cut_in=False))
         self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, plays
         return 0
 
     def _mixed_plays(self, hand: list[int], rank: int, cut_in: bool) -> dict[tuple[str, ...], Move]:
-        """H5.4: every set of number cards of ``rank`` in two colours or more, once per
+        """§H5.4: every set of number cards of ``rank`` in two colours or more, once per
         last card, led by a card that matches the field (any card, for a cut-in)."""
         held = [(c, hand.count(c)) for c in _NUMBER_IDS_BY_RANK[rank] if hand.count(c)]
         plays: dict[tuple[str, ...], Move] = {}
@@ -212,14 +212,14 @@ class HouseGame(Game):
         return plays
 
     def _cut_in_blocked(self) -> bool:
-        """H3.3 / H3.4 (H3.5): no cut-in on a +2 or W+4 while its stack is open."""
+        """§H3.3 / §H3.4 (§H3.5): no cut-in on a +2 or W+4 while its stack is open."""
         rules = self._rules
         if not self._stack or RANK[self._discards[-1]] not in (_DRAW_TWO, _WILD4):
             return False
         return rules.stacking == "off" or not rules.stack_cut_in
 
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
-        """R7.1 with H2.1 (same number), H4.3 (action-card finish) and H5 (mixed)."""
+        """§R7.1 with §H2.1 (same number), §H4.3 (action-card finish) and §H5 (mixed)."""
         rules = self._rules
         top = self._discards[-1]
         hand = self._hands[seat]
@@ -255,7 +255,7 @@ class HouseGame(Game):
         super()._check_turn(seat)
 
     def _together(self, ids: list[int]) -> bool:
-        """R2.2 identical cards, or H5.1 number cards of one number in any colours (H5.2:
+        """§R2.2 identical cards, or §H5.1 number cards of one number in any colours (§H5.2:
         the first card is the one that must match the field)."""
         if super()._together(ids):
             return True
@@ -263,11 +263,11 @@ class HouseGame(Game):
                 and len({RANK[i] for i in ids}) == 1)
 
     def _check_going_out(self, seat: int, ids: list[int]) -> None:
-        if not self._rules.action_finish:  # H4.1: any play may go out
+        if not self._rules.action_finish:  # §H4.1: any play may go out
             super()._check_going_out(seat, ids)
 
     def _cut_in_cards(self, ids: list[int]) -> bool:
-        """R7.1, or H2.1: number cards of the top's number (H5: in several colours)."""
+        """§R7.1, or §H2.1: number cards of the top's number (§H5: in several colours)."""
         top = self._discards[-1]
         if all(CLASS_OF[i] == CLASS_OF[top] for i in ids):
             return True
@@ -278,7 +278,7 @@ class HouseGame(Game):
         return self._rules.mixed_color_multi or len(set(ids)) == 1
 
     def _check_cut_in(self, seat: int, ids: list[int]) -> None:
-        if self._rules.cut_in == "off":  # H2.2
+        if self._rules.cut_in == "off":  # §H2.2
             _fail("cut_in_off", "cut-ins are off at this table (H2)")
         super()._check_cut_in(seat, ids)
 
@@ -288,7 +288,7 @@ class HouseGame(Game):
 
     def _check_pass(self, seat: int) -> None:
         super()._check_pass(seat)
-        if self._rules.draw_until_playable:  # H7.2
+        if self._rules.draw_until_playable:  # §H7.2
             _fail("must_play_after_draw", "after drawing until playable you must play (H7)")
 
     def _check_swap(self, seat: int, target: Any) -> None:
@@ -302,7 +302,7 @@ class HouseGame(Game):
     def _check_dobon(self, seat: int) -> None:
         if self._phase is _FINISHED:
             _fail("game_finished", "the game is over")
-        if self._lost[seat]:  # H10.3.3
+        if self._lost[seat]:  # §H10.3.3
             _fail("dobon_rights_lost", "a false declaration lost your dobon rights (H10)")
         if self._chances[seat] & DOBON:
             return
@@ -322,7 +322,7 @@ class HouseGame(Game):
     # ------------------------------------------------------------------ dobon conditions
 
     def _makes(self, hand: list[int]) -> bool:
-        """R9.1 / R10.1 with H8.1 (four operations) and H9.1 (numbers only)."""
+        """§R9.1 / §R10.1 with §H8.1 (four operations) and §H9.1 (numbers only)."""
         rules = self._rules
         if rules.number_only_dobon and not all(IS_NUMBER[c] for c in hand):
             return False
@@ -334,13 +334,13 @@ class HouseGame(Game):
         return sum(POINTS[c] for c in hand) == value
 
     def _expression(self, seat: int) -> str | None:
-        """H8.4: the event's expression (only with four-operation dobon on)."""
+        """§H8.4: the event's expression (only with four-operation dobon on)."""
         return expression([POINTS[c] for c in self._hands[seat]], self._lp_points, True)
 
     def _dobon_bit(self, seat: int) -> int:
-        """Whether ``seat`` has a dobon chance on the last play (and is asked in R8.2's
-        wait): H10.1 / H10.2 every seat with its rights under blind dobon, else the seat
-        whose hand makes the play (R9.1)."""
+        """Whether ``seat`` has a dobon chance on the last play (and is asked in §R8.2's
+        wait): §H10.1 / §H10.2 every seat with its rights under blind dobon, else the seat
+        whose hand makes the play (§R9.1)."""
         if self._lost[seat]:
             return 0
         if self._rules.blind_dobon or self._makes(self._hands[seat]):
@@ -348,7 +348,7 @@ class HouseGame(Game):
         return 0
 
     def _cut_in_bit(self, seat: int) -> int:
-        """R7.1 with H2 (mode), H3.3/H3.4 (open stacks) and H4.3 (action-card finish)."""
+        """§R7.1 with §H2 (mode), §H3.3/§H3.4 (open stacks) and §H4.3 (action-card finish)."""
         rules = self._rules
         if seat == self._turn or rules.cut_in == "off" or self._cut_in_blocked():
             return 0
@@ -362,7 +362,7 @@ class HouseGame(Game):
             held = sum(map(hand.count, _NUMBER_IDS_BY_RANK[RANK[top]]))
         if not held:
             return 0
-        if IS_NUMBER[top] or len(hand) > 1 or rules.action_finish:  # R16.2, H4.3
+        if IS_NUMBER[top] or len(hand) > 1 or rules.action_finish:  # §R16.2, §H4.3
             return CUT_IN
         return 0
 
@@ -381,15 +381,15 @@ class HouseGame(Game):
         played: Event = {"type": "play", "to": None, "seat": seat,
                          "cards": [CODE[i] for i in ids], "cut_in": cut_in, "points": points}
         last = ids[-1]
-        if not self._hands[seat]:  # H6.3: a going-out 7 or 0 neither swaps nor rotates
+        if not self._hands[seat]:  # §H6.3: a going-out 7 or 0 neither swaps nor rotates
             return [played] + self._go_out(seat, last, now)
         rank = RANK[last]
         if rank <= 9 or rank == _FORCE:
             self._color = COLOR_OF[last]
             nxt = (seat + self._dir) % self._n
-            if rank == 7 and self._rules.seven_zero:  # H6.1, H6.4
+            if rank == 7 and self._rules.seven_zero:  # §H6.1, §H6.4
                 events = self._seven(seat, nxt, now)
-            elif rank == 0 and self._rules.seven_zero:  # H6.2
+            elif rank == 0 and self._rules.seven_zero:  # §H6.2
                 events = self._rotate(seat) + [self._start_turn(nxt, now)]
             else:
                 events = [self._start_turn(nxt, now)]
@@ -429,10 +429,10 @@ class HouseGame(Game):
             self._chance_dl = deadline
         return events
 
-    # -- H6: 7-0
+    # -- §H6: 7-0
 
     def _seven(self, seat: int, nxt: int, now: float) -> list[Event]:
-        """H6.4: the swap choice; with 2 seats the swap happens at once."""
+        """§H6.4: the swap choice; with 2 seats the swap happens at once."""
         if self._n == 2:
             return self._exchange(seat, 1 - seat) + [self._start_turn(nxt, now)]
         self._phase = _SWAP
@@ -441,7 +441,7 @@ class HouseGame(Game):
         return [{"type": "choose_swap", "to": None, "seat": seat, "deadline": self._clock}]
 
     def _swap(self, seat: int, target: int, now: float) -> list[Event]:
-        """H6.1: swap, then the next turn starts (H6.4) and chances are judged again (H6.6)."""
+        """§H6.1: swap, then the next turn starts (§H6.4) and chances are judged again (§H6.6)."""
         events = self._exchange(seat, target)
         events.append(self._start_turn(self._next, now))
         return events + self._rejudge([seat, target], now)
@@ -456,7 +456,7 @@ class HouseGame(Game):
                 self._hand_event(a), self._hand_event(b)]
 
     def _rotate(self, seat: int) -> list[Event]:
-        """H6.2: seat s's hand goes to seat s + direction, all at once."""
+        """§H6.2: seat s's hand goes to seat s + direction, all at once."""
         n, d = self._n, self._dir
         for name in ("_hands", "_masks", "_multi", "_points"):
             table = getattr(self, name)
@@ -466,12 +466,12 @@ class HouseGame(Game):
                 + [self._hand_event(s) for s in range(n)])
 
     def _hand_event(self, seat: int) -> Event:
-        """H6 (R15.2): a seat's new hand, told to that seat only."""
+        """§H6 (§R15.2): a seat's new hand, told to that seat only."""
         return {"type": "hand", "to": seat, "seat": seat,
                 "cards": [CODE[i] for i in self._hands[seat]]}
 
     def _rejudge(self, seats: list[int], now: float) -> list[Event]:
-        """H6.6: chances of seats whose hand moved, judged again; a new chance starts now."""
+        """§H6.6: chances of seats whose hand moved, judged again; a new chance starts now."""
         events: list[Event] = []
         for s in seats:
             if s == self._lp_seat or self._declined[s] or self._phase not in (_TURN, _COLOR):
@@ -537,14 +537,14 @@ class HouseGame(Game):
             self._late = {}
 
     def _stop_for_dobon(self, now: float) -> None:
-        self._dobon_dir = self._dir  # H11.2
+        self._dobon_dir = self._dir  # §H11.2
         super()._stop_for_dobon(now)  # every chance left runs one timeout from the dobon
         self._late = {}
 
-    # -- drawing: H7 (draw until playable) and H12 (reshuffle)
+    # -- drawing: §H7 (draw until playable) and §H12 (reshuffle)
 
     def _refill(self, seat: int) -> list[Event]:
-        """H12.1: the discards but the last play, shuffled, become the deck."""
+        """§H12.1: the discards but the last play, shuffled, become the deck."""
         keep = self._lp_count
         under = self._discards[:-keep]
         if not self._rules.reshuffle or not under:
@@ -556,8 +556,8 @@ class HouseGame(Game):
 
     def _pull(self, seat: int, count: int,
               until_playable: bool) -> tuple[list[int], list[Event], bool]:
-        """Draw ``count`` cards (or, H7.1, until one is playable); returns the cards, the
-        reshuffle events, and whether the game ends by deck-out (R12.1, H12.2)."""
+        """Draw ``count`` cards (or, §H7.1, until one is playable); returns the cards, the
+        reshuffle events, and whether the game ends by deck-out (§R12.1, §H12.2)."""
         got: list[int] = []
         events: list[Event] = []
         reshuffle = self._rules.reshuffle
@@ -571,7 +571,7 @@ class HouseGame(Game):
             self._hands[seat].append(card)
             self._count_in(seat, card)
             if not reshuffle and not self._deck:
-                return got, events, True  # R12.1: the last card was drawn
+                return got, events, True  # §R12.1: the last card was drawn
             if until_playable and self._playable(card):
                 break
         return got, events, False
@@ -582,11 +582,11 @@ class HouseGame(Game):
         events = self._draw_one(seat)
         if self._phase is _FINISHED:
             return events
-        deadline = self._clock = now + self._timeout  # R14.1
+        deadline = self._clock = now + self._timeout  # §R14.1
         return events + [{"type": "turn", "to": None, "seat": seat, "deadline": deadline}]
 
     def _draw_one(self, seat: int) -> list[Event]:
-        """R4.2's draw, or H7.1's draw until playable; no turn event."""
+        """§R4.2's draw, or §H7.1's draw until playable; no turn event."""
         self._close_chances()
         got, events, out = self._pull(seat, 1, self._rules.draw_until_playable)
         events.append({"type": "draw", "to": None, "seat": seat, "count": len(got)})
@@ -600,7 +600,7 @@ class HouseGame(Game):
         return events
 
     def _take(self, seat: int, now: float) -> list[Event]:
-        """R5.2 (H7 does not apply); H12: the take goes on through reshuffles."""
+        """§R5.2 (§H7 does not apply); §H12: the take goes on through reshuffles."""
         self._close_chances()
         got, events, out = self._pull(seat, self._stack, until_playable=False)
         self._stack = 0
@@ -611,47 +611,49 @@ class HouseGame(Game):
         if out:
             return events + self._deck_out(seat)
         nxt = (seat + self._dir) % self._n
-        if self._color < 0:  # R3.3
+        if self._color < 0:  # §R3.3
             events.append(self._ask_color(nxt, nxt, now))
             return events
         events.append(self._start_turn(nxt, now))
         return events
 
-    # -- declarations: H8, H10, H11
+    # -- declarations: §H8, §H10, §H11
 
     def _declare(self, seat: int, now: float) -> list[Event]:
         if self._rules.blind_dobon and not self._makes(self._hands[seat]):
-            return self._false_declaration(seat, "dobon", now)  # H10.3
+            return self._false_declaration(seat, "dobon", now)  # §H10.3
         return super()._declare(seat, now)
 
     def _annotate_declaration(self, event: Event, seat: int) -> None:
         if self._rules.arithmetic_dobon:
-            event["expression"] = self._expression(seat)  # H8.4
+            event["expression"] = self._expression(seat)  # §H8.4
 
     def _close_other_dobons(self) -> None:
         multi = self._rules.multi_dobon
-        if multi == "first":  # H11.1: no wait
+        if multi == "first":  # §H11.1: no wait
             self._chances = [0] * self._n
         elif multi == "nearest":
-            self._close_farther()
+            self._end_wait_if_settled()
 
     def _distance(self, seat: int) -> int:
-        """H11.2: how far ``seat`` comes after the dobon'd player in turn order."""
+        """§H11.2: how far ``seat`` comes after the dobon'd player in turn order."""
         return (seat - self._target) * self._dobon_dir % self._n
 
-    def _close_farther(self) -> None:
-        """H11.2: the wait ends early once no open chance is nearer than the nearest
-        declarer so far."""
+    def _end_wait_if_settled(self) -> None:
+        """§H11.2: the wait ends early as soon as no seat with an open chance is nearer than
+        the nearest declarer so far. Until then farther seats keep their chances (a
+        declaration of theirs is void, §H11.2; under §H10 a false one still pays): closing
+        them at a nearer true dobon would tell them it was true, which §H10 hides. When the
+        wait ends, the chances left close silently (no ``decline``: nobody declined)."""
         if not self._declarers:
             return
         nearest = min(self._distance(s) for s in self._declarers)
-        for s in range(self._n):
-            if self._chances[s] and self._distance(s) > nearest:
-                self._chances[s] = 0
+        if not any(self._chances[s] and self._distance(s) < nearest for s in range(self._n)):
+            self._chances = [0] * self._n
 
     def _close_dobon_wait(self, now: float) -> list[Event]:
         events: list[Event] = []
-        if self._rules.multi_dobon == "nearest" and len(self._declarers) > 1:  # H11.2
+        if self._rules.multi_dobon == "nearest" and len(self._declarers) > 1:  # §H11.2
             winner = min(self._declarers, key=self._distance)
             self._void = [s for s in self._declarers if s != winner]
             self._declarers = [winner]
@@ -659,18 +661,18 @@ class HouseGame(Game):
         return events + super()._close_dobon_wait(now)
 
     def _may_return(self, target: int) -> bool:
-        """R10.1 with H8.2 / H9.2; H10.2: under blind dobon the return is always offered."""
+        """§R10.1 with §H8.2 / §H9.2; §H10.2: under blind dobon the return is always offered."""
         if self._lost[target]:
             return False
         return self._rules.blind_dobon or self._makes(self._hands[target])
 
     def _return(self, seat: int, now: float) -> list[Event]:
         if self._rules.blind_dobon and not self._makes(self._hands[seat]):
-            return self._false_declaration(seat, "return", now)  # H10.4
+            return self._false_declaration(seat, "return", now)  # §H10.4
         return super()._return(seat, now)
 
     def _false_declaration(self, seat: int, what: str, now: float) -> list[Event]:
-        """H10.3: shown, rights lost, a penalty settled with the result; play goes on."""
+        """§H10.3: shown, rights lost, a penalty settled with the result; play goes on."""
         self._lost[seat] = True
         self._false.append(seat)
         event: Event = {"type": "false_declaration", "to": None, "seat": seat, "what": what,
@@ -679,10 +681,12 @@ class HouseGame(Game):
         self._chances[seat] &= CUT_IN  # S27: a cut-in chance stays
         if not self._chances[seat]:
             self._late.pop(seat, None)
-        if what == "return":  # H10.4: the dobon's payments stand
+        if what == "return":  # §H10.4: the dobon's payments stand
             self._chances[seat] = 0
             self._chance_dl = None
             return [event] + self._finish(self._settle_dobon(returned=False), self._target)
+        if self._phase is _DOBON_WAIT and self._rules.multi_dobon == "nearest":
+            self._end_wait_if_settled()  # §H11.2: a nearer seat's chance is gone
         if any(self._chances):
             return [event]
         if self._phase in _WAITS:
@@ -691,11 +695,11 @@ class HouseGame(Game):
         return [event]
 
     def _decline(self, seat: int, now: float, timed_out: bool = False) -> list[Event]:
-        self._declined[seat] = True  # H6.6: no new chance on this play
+        self._declined[seat] = True  # §H6.6: no new chance on this play
         self._late.pop(seat, None)
         if self._phase is _DOBON_WAIT and self._rules.multi_dobon == "nearest":
             self._chances[seat] = 0
-            self._close_farther()
+            self._end_wait_if_settled()
         return super()._decline(seat, now, timed_out)
 
     def _lapse_chances(self, deadline: float) -> list[Event]:
@@ -722,7 +726,7 @@ class HouseGame(Game):
         return settle_dobon(self._target, list(self._declarers), points, self._rate, returned)
 
     def _finish(self, result: Result, seat: int) -> list[Event]:
-        """H10.3.4: false declarers' penalties follow R11's payments, whatever the end."""
+        """§H10.3.4: false declarers' penalties follow §R11's payments, whatever the end."""
         if self._false:
             penalty = _PENALTY * self._rate
             extra = [(s, p, penalty) for s in self._false for p in range(self._n) if p != s]
@@ -733,13 +737,13 @@ class HouseGame(Game):
     # ------------------------------------------------------------------ timeouts
 
     def _clock_timeout(self, deadline: float) -> list[Event]:
-        if self._phase is _SWAP:  # H6 timeout
+        if self._phase is _SWAP:  # §H6 timeout
             seat = self._chooser
             target = self.automatic_swap_target(seat)
             return [_timeout_event(seat, "swap")] + self._swap(seat, target, deadline)
         if self._phase is _COLOR or self._stack or not self._rules.draw_until_playable:
             return super()._clock_timeout(deadline)
-        seat = self._turn  # H7 timeouts: draw until playable, then play the last drawn card
+        seat = self._turn  # §H7 timeouts: draw until playable, then play the last drawn card
         if self._drawn:
             events = [_timeout_event(seat, "play")]
         else:
@@ -749,7 +753,7 @@ class HouseGame(Game):
         return events + self._auto_play(seat, deadline)
 
     def _auto_play(self, seat: int, now: float) -> list[Event]:
-        """H7 / S13 / S28: the last drawn card alone; a colour or a swap at once."""
+        """§H7 / S13 / S28: the last drawn card alone; a colour or a swap at once."""
         events = self._play(seat, [self._last_drawn], now, False)
         if self._phase is _COLOR and self._chooser == seat:
             events += self._set_color(seat, self._own_rng().randrange(4), now)
@@ -758,7 +762,7 @@ class HouseGame(Game):
         return events
 
     def automatic_swap_target(self, seat: int) -> int:
-        """Whom `seat` swaps with when its clock chooses (H6 timeout, H7's automatic
+        """Whom `seat` swaps with when its clock chooses (§H6 timeout, §H7's automatic
         play): the next seat in the current direction. Also a program's match clock's
         choice (game/services/engines.py), so both clocks choose alike."""
         return (seat + self._dir) % self._n
@@ -774,7 +778,7 @@ class HouseGame(Game):
 
     def _revealed(self) -> list[list[str] | None]:
         shown = super()._revealed()
-        for s in self._void:  # H11.2: void declarations stay revealed (R9.5)
+        for s in self._void:  # §H11.2: void declarations stay revealed (§R9.5)
             shown[s] = [CODE[i] for i in self._hands[s]]
         return shown
 

@@ -1,5 +1,5 @@
 """What both engines do when the server's clock was stopped (an outage): every clock
-already due restarts with a full timeout instead of playing its timeouts (R14 note in
+already due restarts with a full timeout instead of playing its timeouts (§R14 note in
 docs/protocol.md, "The clock, and outages"; trump: docs/trump-engine.md). Plain code,
 shared by game.rules.dobon_uno and game.rules.trump."""
 

@@ -1,4 +1,4 @@
-"""How a game ended and who pays whom (RULES.md R11-R13)."""
+"""How a game ended and who pays whom (RULES.md §R11-§R13)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ class ResultKind(StrEnum):
 
 Payment = tuple[int, int, int]
 
-# R16.14 (R12.3): the doubling stops at 2^20 (×1,048,576); the count goes on growing.
+# §R16.14 (§R12.3): the doubling stops at 2^20 (×1,048,576); the count goes on growing.
 MAX_RATE_EXPONENT = 20
 MAX_RATE = 2**MAX_RATE_EXPONENT
 
 
 def rate_for(deck_outs: int) -> int:
     """The rate of a game that starts after `deck_outs` consecutive deck-outs: 2^k, at
-    most 2^20 (R12.3, R16.14).
+    most 2^20 (§R12.3, §R16.14).
 
     >>> rate_for(0), rate_for(3), rate_for(20), rate_for(31)
     (1, 8, 1048576, 1048576)
@@ -40,7 +40,7 @@ class Result:
     """The settlement of a finished game.
 
     ``payments`` are ``(payer, payee, points)`` already multiplied by ``rate``; zero
-    payments are left out (R11.4). ``deltas`` are per-seat totals and sum to zero.
+    payments are left out (§R11.4). ``deltas`` are per-seat totals and sum to zero.
 
     >>> r = settle_agari(winner=1, hand_points=[12, 0, 30], rate=2)
     >>> r.payments, r.deltas
@@ -102,14 +102,14 @@ def _result(kind: ResultKind, winners: list[int], payments: list[Payment],
 
 
 def settle_agari(winner: int, hand_points: list[int], rate: int) -> Result:
-    """R11.1: every other seat pays the winner its own hand points (seat order)."""
+    """§R11.1: every other seat pays the winner its own hand points (seat order)."""
     payments = [(s, winner, pts * rate) for s, pts in enumerate(hand_points) if s != winner]
     return _result(ResultKind.AGARI, [winner], payments, hand_points, winner, rate)
 
 
 def settle_dobon(target: int, declarers: list[int], hand_points: list[int], rate: int,
                  returned: bool) -> Result:
-    """R11.2 / R11.3: T is everyone's hand points, the dobon'd play counted back.
+    """§R11.2 / §R11.3: T is everyone's hand points, the dobon'd play counted back.
 
     ``hand_points[target]`` must already include the play dobon'd on. Without a return
     the target pays T to each declarer (in declaration order); with a return each
@@ -129,7 +129,7 @@ def settle_dobon(target: int, declarers: list[int], hand_points: list[int], rate
 
 
 def add_payments(result: Result, payments: list[Payment]) -> Result:
-    """The same result with ``payments`` listed after its own (HOUSE-RULES.md H10.3.4:
+    """The same result with ``payments`` listed after its own (HOUSE-RULES.md §H10.3.4:
     false-dobon penalties); the deltas follow, the kind and winners do not change.
 
     >>> r = add_payments(settle_deck_out(1, [5, 5], 1), [(0, 1, 20)])
@@ -141,5 +141,5 @@ def add_payments(result: Result, payments: list[Payment]) -> Result:
 
 
 def settle_deck_out(next_first: int, hand_points: list[int], rate: int) -> Result:
-    """R12.2: no points change hands; R13.2 names the next first player."""
+    """§R12.2: no points change hands; §R13.2 names the next first player."""
     return _result(ResultKind.DECK_OUT, [], [], hand_points, next_first, rate)

@@ -1,7 +1,7 @@
 """The trump Dobon engine (TRUMP-RULES.md): both presets, ``au`` and ``standard``.
 
 A plain package like ``game.rules`` (no Django, no clock, no global random state, no I/O)
-with the same shape (ENGINE_API.md, T20); docs/trump-engine.md pins views, events,
+with the same shape (ENGINE_API.md, §T20); docs/trump-engine.md pins views, events,
 actions, refusal codes and the match record.
 
 >>> from game.rules.trump import Game

@@ -116,5 +116,5 @@ for _bit, _table in ((IN_AU, AU_PLAYS), (IN_STD, STD_PLAYS), (IN_STD_LO, STD_PLA
         for _listed in _plays:
             _listed.tables |= _bit
 
-# The auction's descriptor (T21.46): listed, but apply never takes it as it stands.
+# The auction's descriptor (§T21.46): listed, but apply never takes it as it stands.
 BID = _action("bid", OP_BID, {"type": "bid", "min": 1, "max": 999})

@@ -1,4 +1,4 @@
-"""Trump cards as small integers (TRUMP-RULES.md T2).
+"""Trump cards as small integers (TRUMP-RULES.md §T2).
 
 Card id ``suit * 13 + number - 1`` for the 52 suited cards (suits S, H, D, C in that
 order), and ``JOKER`` (52) for both jokers, which are identical. Every table below is
@@ -24,17 +24,17 @@ CODE: tuple[str, ...] = tuple(f"{s}{n}" for s in SUITS for n in range(1, 14)) + 
 ID_OF: dict[str, int] = {code: i for i, code in enumerate(CODE)}
 SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52)) + (-1,)
 NUMBER: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52)) + (0,)
-# au: A, J, Q, K count 10 in a score (T15.1); standard: 10 and above count 10 (T16.1).
+# au: A, J, Q, K count 10 in a score (§T15.1); standard: 10 and above count 10 (§T16.1).
 AU_VALUE: tuple[int, ...] = tuple(10 if n in (1, 11, 12, 13) else n for n in NUMBER[:52]) + (0,)
 BASE: tuple[int, ...] = tuple(min(n, 10) for n in NUMBER)
 
 
 def pair_suit(suit: int) -> int:
-    """T2.5: spades pair with clubs, hearts with diamonds (S0-C3, H1-D2)."""
+    """§T2.5: spades pair with clubs, hearts with diamonds (S0-C3, H1-D2)."""
     return 3 - suit
 
 
-# standard: the effective suits a card has in a hand (T7.2), as a 4-bit mask.
+# standard: the effective suits a card has in a hand (§T7.2), as a 4-bit mask.
 HAND_SUITS: tuple[int, ...] = tuple(
     ALL_SUITS if n in (0, 8) else (1 << s) | (1 << pair_suit(s)) if n == 11 else 1 << s
     for s, n in zip(SUIT, NUMBER, strict=True)
@@ -60,7 +60,7 @@ SIG: tuple[int, ...] = tuple(
 
 
 # Hands are also kept as masks (bit i: the card of id i is held; both jokers are bit 52).
-# The cards that match a field card outside an obligation or しばり (T5.3), by the field's
+# The cards that match a field card outside an obligation or しばり (§T5.3), by the field's
 # suit (au: 0-3) or effective suits (standard: a 4-bit mask) and its number:
 AU_MATCH: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(1 << c for c in range(52) if SUIT[c] == fs or NUMBER[c] == n) for n in range(14))
@@ -72,12 +72,12 @@ STD_MATCH: tuple[tuple[int, ...], ...] = tuple(
     for fs in range(16)
 )
 TWOS = sum(1 << c for c in range(52) if NUMBER[c] == 2)
-ATTACKS = TWOS | 1 << JOKER  # standard attack cards (T7.3)
+ATTACKS = TWOS | 1 << JOKER  # standard attack cards (§T7.3)
 FIVES = sum(1 << c for c in range(52) if NUMBER[c] == 5)  # standard reflect cards
 
 
 def card_id(code: str) -> int:
-    """The id of one code; anything else raises ``ValueError`` (T2.1)."""
+    """The id of one code; anything else raises ``ValueError`` (§T2.1)."""
     try:
         return ID_OF[code]
     except (KeyError, TypeError):
@@ -90,5 +90,5 @@ def parse_cards(codes: Iterable[str]) -> list[int]:
 
 
 def full_pack(standard: bool) -> list[int]:
-    """The ids of the pack of T2: 52 cards, and two jokers in standard."""
+    """The ids of the pack of §T2: 52 cards, and two jokers in standard."""
     return list(range(52)) + ([JOKER, JOKER] if standard else [])

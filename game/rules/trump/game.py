@@ -1,4 +1,4 @@
-"""The trump Dobon state machine (TRUMP-RULES.md T1-T20): one mutable :class:`Game` per
+"""The trump Dobon state machine (TRUMP-RULES.md §T1-§T20): one mutable :class:`Game` per
 round, both presets (``au`` and ``standard``).
 
 Every action verifies first and changes nothing when it raises :class:`IllegalAction`;
@@ -91,9 +91,9 @@ _SKIPPED, _DREW = -2, -1  # record kinds besides a play (whose kind is the card 
 _MASK_SUITS = tuple([SUITS[i] for i in range(4) if m >> i & 1] for m in range(16))
 _DAMAGE = tuple(5 if c == JOKER else 2 if NUMBER[c] == 2 else 0 for c in range(53))
 _BIT = tuple(1 << c for c in range(53))
-# standard: the field's effective suits after a play of the card that names none (T7.2)
+# standard: the field's effective suits after a play of the card that names none (§T7.2)
 _STD_FSUIT = tuple(ALL_SUITS if c == JOKER else 1 << SUIT[c] for c in range(53))
-# standard: what a play does besides setting the field (T7), by card id; None for nothing
+# standard: what a play does besides setting the field (§T7), by card id; None for nothing
 _ATTACK, _NAMES, _REVERSE, _REFLECT, _SKIP = "attack", "names", "reverse", "reflect", "skip"
 _STD_EFFECT: tuple[str | None, ...] = tuple(
     _ATTACK if _DAMAGE[c] else _NAMES if NUMBER[c] in (8, 11) else _REVERSE if NUMBER[c] == 12
@@ -102,7 +102,7 @@ _STD_EFFECT: tuple[str | None, ...] = tuple(
 )
 
 # Events of the commonest steps are copies of these templates, by seat (up to the six of
-# T1), with only what varies stored: a dict copy costs about a quarter of a literal of the
+# §T1), with only what varies stored: a dict copy costs about a quarter of a literal of the
 # same keys, and each key stored into it about as much again. The keys and their order are
 # the literals' (docs/trump-engine.md), and every list in an event is still its own.
 _MAX_SEATS = 6
@@ -133,7 +133,7 @@ def _fail(code: str, message: str) -> NoReturn:
 
 
 class Game:
-    """One round of trump Dobon (T1-T19) behind the API of T20.
+    """One round of trump Dobon (§T1-§T19) behind the API of §T20.
 
     >>> g = Game.new(players=4, first_player=1, seed=42)
     >>> g.preset, g.players, len(g.hand(0)), g.deck_count, g.turn
@@ -161,15 +161,15 @@ class Game:
     _timeout: float
     _hands: list[list[int]]       # card ids, in the order received
     _masks: list[int]             # per seat, bit i set when it holds card id i
-    _sums: list[int]              # per seat, the numbers of its hand added up (T2.3)
+    _sums: list[int]              # per seat, the numbers of its hand added up (§T2.3)
     _low_sum: int                 # standard: at most min(_sums), equal after each _open_std
     _jks: list[int]               # per seat, the jokers it holds
     _deck: list[int]              # next card LAST
     _discards: list[int]          # the cards under the field card, oldest first
     _top: int                     # the field card
     _fsuit: int                   # au: the field suit; standard: the field's effective suits
-    _match: int                   # the cards the seat on turn may play on the field (T5.3,
-    #                               and T5.4 / しばり T7.3 while _pending): see _field_match
+    _match: int                   # the cards the seat on turn may play on the field (§T5.3,
+    #                               and §T5.4 / しばり §T7.3 while _pending): see _field_match
     _dir: int
     _next: tuple[int, ...]        # _next[s]: the seat after s in the direction of play
     _back: tuple[int, ...]        # ... and in the other direction (a reverse swaps them)
@@ -178,8 +178,8 @@ class Game:
     _clock: float | None          # the deadline of the seat on turn, or of the auction
     _pending: int                 # au: the open obligation; standard: the accumulation
     _first: int                   # au: this round's first player; standard: who played first
-    _records: list[Record]        # T13.1, also kept in au (public, T19.1)
-    # standard, derived from the records (T13.3): _pre[j] is the sum of the numbers of the
+    _records: list[Record]        # §T13.1, also kept in au (public, §T19.1)
+    # standard, derived from the records (§T13.3): _pre[j] is the sum of the numbers of the
     # round's first j cards played, never decreasing (a JK adds 0), so that the js of one
     # sum follow each other: _at maps a sum to its first j; _since[s] is the j of seat s's
     # latest record and _run_j the j of the latest draw: seat s's run is the plays after
@@ -225,10 +225,10 @@ class Game:
     def new(cls, players: int = 4, first_player: int | None = None, seed: int = 0,
             timeout: float = 10.0, now: float = 0.0, preset: str = AU, rate: int = 1,
             match: dict[str, Any] | None = None) -> Game:
-        """Shuffle the pack with ``random.Random(seed)`` and deal 5 each (T3.1).
+        """Shuffle the pack with ``random.Random(seed)`` and deal 5 each (§T3.1).
 
-        au needs ``first_player`` (T17.1); standard takes ``None`` and starts with the
-        auction (T4).
+        au needs ``first_player`` (§T17.1); standard takes ``None`` and starts with the
+        auction (§T4).
 
         >>> g = Game.new(players=2, first_player=0, seed=7, now=100.0)
         >>> g.next_deadline, g.deck_count
@@ -257,7 +257,7 @@ class Game:
                    bids: list[int] | None = None, last_one: list[int] | tuple[int, ...] = (),
                    match: dict[str, Any] | None = None, rate: int = 1) -> Game:
         """A round from given hands, first field card and deck (``deck[0]`` is drawn
-        first); ``discards`` lie under the first card (T20.2).
+        first); ``discards`` lie under the first card (§T20.2).
 
         >>> g = Game.from_setup(hands=[["H9"], ["S5", "D3"], ["C3", "H7"]], first_card="C9",
         ...                     deck=[], first_player=0, preset="standard", last_one=[0])
@@ -313,7 +313,7 @@ class Game:
         g._std, g._n, g._timeout, g._hands = std, n, timeout, hands
         g._index_hands()
         g._deck, g._discards, g._top = deck, discards, top
-        # T3.4: the first field card has no effect; its own suit (a JK: every suit).
+        # §T3.4: the first field card has no effect; its own suit (a JK: every suit).
         if std:
             g._fsuit = ALL_SUITS if top == JOKER else 1 << SUIT[top]
         else:
@@ -331,7 +331,7 @@ class Game:
         g._lo_open, g._yaku, g._exposed = -1, 0, [[] for _ in range(n)]
         g._streaks, g._result, g._rng = streaks, None, rng
         g._mv_seat, g._mv_list, g._mv_tok, g._mv_plays, g._mv_table = _NOBODY, [], -1, 0, 0
-        if first_player is None:  # standard: the auction (T4)
+        if first_player is None:  # standard: the auction (§T4)
             g._phase, g._turn, g._first, g._auction = AUCTION, -1, -1, -1
             g._bids = [-1] * n
             g._clock = now + timeout
@@ -349,8 +349,8 @@ class Game:
         self._back = tuple((s - d) % n for s in range(n))
 
     def _had_turn(self) -> int:
-        """Bit per seat that has had a turn (the standard quick dobon, T21.39): a seat with
-        a record, as every play, draw and skipped turn leaves one (T13.1). Worked out when
+        """Bit per seat that has had a turn (the standard quick dobon, §T21.39): a seat with
+        a record, as every play, draw and skipped turn leaves one (§T13.1). Worked out when
         a dobon chance opens, which is rare, rather than kept up to date on every step."""
         everyone = (1 << self._n) - 1
         had = 0
@@ -395,8 +395,8 @@ class Game:
         self._low_sum = min(sums)
 
     def _field_match(self) -> int:
-        """The mask of the cards that may be played on the field now (au T5.3-T5.4,
-        standard T5.3 and しばり T7.3), kept in _match as the field changes: every listing
+        """The mask of the cards that may be played on the field now (au §T5.3-§T5.4,
+        standard §T5.3 and しばり §T7.3), kept in _match as the field changes: every listing
         for the seat on turn reads it, and most steps are listings."""
         number = NUMBER[self._top]
         if self._std:
@@ -408,7 +408,7 @@ class Game:
 
     @property
     def preset(self) -> str:
-        """``"au"`` or ``"standard"`` (T1.1)."""
+        """``"au"`` or ``"standard"`` (§T1.1)."""
         return STANDARD if self._std else AU
 
     @property
@@ -422,7 +422,7 @@ class Game:
 
     def hand_points(self, seat: int) -> int:
         """The points of that seat's hand as its result would count them: au V(hand)
-        (T15.6), standard base points (T16.1)."""
+        (§T15.6), standard base points (§T16.1)."""
         self._check_seat(seat)
         table = BASE if self._std else AU_VALUE
         return sum(table[c] for c in self._hands[seat])
@@ -445,7 +445,7 @@ class Game:
 
     @property
     def suit(self) -> str | list[str]:
-        """au: the field suit; standard: the field card's effective suits (T20.5)."""
+        """au: the field suit; standard: the field card's effective suits (§T20.5)."""
         if self._std:
             return list(_MASK_SUITS[self._fsuit])
         return SUITS[self._fsuit]
@@ -517,7 +517,7 @@ class Game:
         return list(_KINDS[self._chances[seat]])
 
     def dobon_counts(self, seat: int) -> list[int]:
-        """standard: the counts this seat may name in a dobon now (T13.4)."""
+        """standard: the counts this seat may name in a dobon now (§T13.4)."""
         self._check_seat(seat)
         if not self._std or not self._chances[seat] & DOBON:
             return []
@@ -548,8 +548,8 @@ class Game:
 
     def play(self, seat: int, cards: list[str], now: float, suit: str | None = None,
              last_one: bool = False) -> list[Event]:
-        """Play one card (T5); ``suit`` with an 8 (and a J in standard), ``last_one`` on a
-        standard play that leaves one card (T8.1).
+        """Play one card (§T5); ``suit`` with an 8 (and a J in standard), ``last_one`` on a
+        standard play that leaves one card (§T8.1).
 
         >>> g = Game.from_setup(hands=[["S8", "C9"], ["D4", "S6"]], first_card="S11",
         ...                     deck=["H10"], first_player=0)
@@ -562,6 +562,8 @@ class Game:
             card = card_id(cards[0])
         except ValueError as err:
             raise IllegalAction("unknown_card", str(err)) from None
+        if card == JOKER and not self._std:  # §T20.4 (1): au's deck has no JK (§T2)
+            _fail("unknown_card", "JK is not a card of au (T2: no jokers)")
         named = _parse_suit(suit)
         if type(last_one) is not bool:
             _fail("malformed_action", "last_one is true or false")
@@ -578,7 +580,7 @@ class Game:
         return self._do_play(seat, card, named, last_one, now)
 
     def draw(self, seat: int, now: float) -> list[Event]:
-        """Draw one card, the obligation (au) or the accumulation (standard) (T5.4)."""
+        """Draw one card, the obligation (au) or the accumulation (standard) (§T5.4)."""
         now = _as_time(now)
         self._check_seat(seat)
         self._check_turn_action(seat)
@@ -586,7 +588,7 @@ class Game:
         return self._do_draw(seat, now)
 
     def dobon(self, seat: int, now: float, count: int | None = None) -> list[Event]:
-        """Declare dobon on the latest play (au T11, standard T13 naming ``count``)."""
+        """Declare dobon on the latest play (au §T11, standard §T13 naming ``count``)."""
         if count is not None and type(count) is not int:
             _fail("malformed_action", "count is a whole number")
         now = _as_time(now)
@@ -608,7 +610,7 @@ class Game:
         return self._do_dobon(seat, count or 0, now)
 
     def dobon_return(self, seat: int, now: float) -> list[Event]:
-        """Return a dobon (au T12.1, standard T14.4)."""
+        """Return a dobon (au §T12.1, standard §T14.4)."""
         now = _as_time(now)
         self._check_seat(seat)
         self._check_running()
@@ -631,7 +633,7 @@ class Game:
         return self._do_decline(seat, now, False)
 
     def bid(self, seat: int, amount: int, now: float) -> list[Event]:
-        """standard: a sealed bid of 1-999 in the auction (T4).
+        """standard: a sealed bid of 1-999 in the auction (§T4).
 
         >>> g = Game.new(players=3, seed=1, preset="standard")
         >>> g.bid(0, 7, 1.0)
@@ -650,7 +652,7 @@ class Game:
         return self._do_bid(seat, amount, now)
 
     def declare_last_one(self, seat: int, now: float) -> list[Event]:
-        """standard: declare last one after the play that left one card (T8.1)."""
+        """standard: declare last one after the play that left one card (§T8.1)."""
         now = _as_time(now)
         self._check_seat(seat)
         self._check_running()
@@ -660,7 +662,7 @@ class Game:
         return self._do_last_one(seat)
 
     def declare_yaku(self, seat: int, now: float) -> list[Event]:
-        """standard: declare 役 at the start of one's turn (T8.3)."""
+        """standard: declare 役 at the start of one's turn (§T8.3)."""
         now = _as_time(now)
         self._check_seat(seat)
         self._check_running()
@@ -670,7 +672,7 @@ class Game:
         return self._do_yaku(seat)
 
     def pass_turn(self, seat: int, now: float) -> list[Event]:
-        """There is no pass in trump Dobon (T5.1)."""
+        """There is no pass in trump Dobon (§T5.1)."""
         _fail("not_in_this_game", "there is no pass in trump Dobon")
 
     def choose_color(self, seat: int, color: str, now: float) -> list[Event]:
@@ -678,7 +680,7 @@ class Game:
         _fail("not_in_this_game", "there is no colour in trump Dobon")
 
     def apply(self, seat: int, action: Action, now: float) -> list[Event]:
-        """Any action as a dict (the shapes :meth:`legal_actions` lists, T20.3).
+        """Any action as a dict (the shapes :meth:`legal_actions` lists, §T20.3).
 
         >>> g = Game.from_setup(hands=[["S3", "H7"], ["D9", "C12"]], first_card="H3",
         ...                     deck=["S1", "S2"], first_player=0)
@@ -735,8 +737,8 @@ class Game:
         _fail("malformed_action", f"unknown action type {kind!r}")
 
     def advance(self, now: float) -> list[Event]:
-        """Apply every timeout due by ``now`` (T18), each at its own deadline; on equal
-        deadlines lapsing chances come first (T18.3).
+        """Apply every timeout due by ``now`` (§T18), each at its own deadline; on equal
+        deadlines lapsing chances come first (§T18.3).
 
         >>> g = Game.from_setup(hands=[["S3", "H7"], ["D9", "C12"]], first_card="H3",
         ...                     deck=["S1", "S2", "S4"], first_player=0)
@@ -758,10 +760,10 @@ class Game:
 
     def resume(self, now: float) -> list[Event]:
         """After the server's clock was stopped (an outage), restart every clock already
-        due by ``now`` with a full timeout from ``now`` instead of applying its T18
+        due by ``now`` with a full timeout from ``now`` instead of applying its §T18
         timeouts: the turn (or the auction's clock, or a wait's) and the open chances.
         Nothing else changes. Returns ``[]`` when nothing was due. Outages are the site's
-        concern, which TRUMP-RULES.md leaves open; decided as for Dobon UNO (R14 note in
+        concern, which TRUMP-RULES.md leaves open; decided as for Dobon UNO (§R14 note in
         docs/protocol.md, "The clock, and outages").
 
         >>> g = Game.from_setup(hands=[["S3", "H7"], ["C12", "D4"]], first_card="H3",
@@ -781,7 +783,7 @@ class Game:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action dict :meth:`apply` would accept from ``seat`` now (T20.3); during
+        """Every action dict :meth:`apply` would accept from ``seat`` now (§T20.3); during
         the auction a seat still to bid gets the one descriptor ``{"type": "bid",
         "min": 1, "max": 999}`` instead.
 
@@ -807,7 +809,7 @@ class Game:
                 elif size == 1 and (not self._last_one >> seat & 1
                                     or self._hands[seat][0] == JOKER):
                     self._mv_seat, self._mv_tok = seat, _UNSTAMPED
-                    self._mv_plays = 0  # going-out-forbidden (T8.2): the draw only
+                    self._mv_plays = 0  # going-out-forbidden (§T8.2): the draw only
                     return [DRAW]
                 elif size == 2:
                     plays, table = STD_LO_BY_BIT, IN_STD_LO
@@ -881,7 +883,7 @@ class Game:
         self._mv_plays = self._mv_table = 0  # every listed play is stamped
 
     def _turn_moves(self, seat: int, listed: list[Action]) -> None:
-        """The plays of the seat on turn (T5.3), its 役 (T8.3) and the draw (T5.4)."""
+        """The plays of the seat on turn (§T5.3), its 役 (§T8.3) and the draw (§T5.4)."""
         hand = self._hands[seat]
         if self._std:
             if (len(hand) == 5 and not self._yaku >> seat & 1
@@ -889,7 +891,7 @@ class Game:
                 listed.append(A.YAKU)
             size = len(hand)
             if size == 1 and (not self._last_one >> seat & 1 or hand[0] == JOKER):
-                pass  # going-out-forbidden (T8.2): the draw only
+                pass  # going-out-forbidden (§T8.2): the draw only
             else:
                 plays = A.STD_PLAYS_LO if size == 2 else A.STD_PLAYS
                 playable = self._masks[seat] & self._match
@@ -907,7 +909,7 @@ class Game:
         listed.append(DRAW)
 
     def _refuse_play(self, seat: int, card: int, named: int, last_one: bool) -> NoReturn:
-        """The rule's own code for a play that is not listed (T20.4 step 5)."""
+        """The rule's own code for a play that is not listed (§T20.4 step 5)."""
         hand = self._hands[seat]
         std = self._std
         number = NUMBER[card]
@@ -980,7 +982,7 @@ class Game:
             self._masks[seat] ^= _BIT[card]
         self._discards.append(self._top)
         self._top = card
-        if self._chance_dl is not None:  # T11.3: a turn action closes every chance
+        if self._chance_dl is not None:  # §T11.3: a turn action closes every chance
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
@@ -1030,14 +1032,14 @@ class Game:
                 self._masks[seat] ^= _BIT[card]
         self._discards.append(self._top)
         self._top = card
-        if self._chance_dl is not None:  # T13.5: a turn action closes every chance
+        if self._chance_dl is not None:  # §T13.5: a turn action closes every chance
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
         records = self._records
         records.append((seat, card, named))
         self._lp_seat = seat
-        if self._yaku:  # only a 役 exposes cards (T8.3)
+        if self._yaku:  # only a 役 exposes cards (§T8.3)
             exposed = self._exposed[seat]
             if card in exposed:
                 exposed.remove(card)
@@ -1088,7 +1090,7 @@ class Game:
             chances = None
             if self._had:  # (_counts holds counts exactly when _had holds seats)
                 self._had, self._counts = 0, [0] * self._n
-        if effect is _SKIP:  # T7.6: the skipped turn passes at once, leaving a record
+        if effect is _SKIP:  # §T7.6: the skipped turn passes at once, leaving a record
             skipped = self._next[seat]
             records.append((skipped, _SKIPPED, 0))
             self._since[skipped] = j
@@ -1108,7 +1110,7 @@ class Game:
         return [event, turn]
 
     def _open_au(self, player: int, card: int, now: float) -> list[Event] | None:
-        """T11.1: every other seat of 2 cards or more whose numbers sum to the card's."""
+        """§T11.1: every other seat of 2 cards or more whose numbers sum to the card's."""
         number, sums, hands = NUMBER[card], self._sums, self._hands
         had = 0
         for s in range(self._n):
@@ -1120,7 +1122,7 @@ class Game:
         return self._tell_chances(had, now)
 
     def _open_std(self, player: int, now: float, total: int, last: int) -> list[Event] | None:
-        """T13.2-T13.5: each seat's valid counts on the play just made (judged now, before
+        """§T13.2-§T13.5: each seat's valid counts on the play just made (judged now, before
         a skip it causes).
 
         The last k cards of the run sum to ``_pre[last] - _pre[last - k]``; so seat s has a
@@ -1149,13 +1151,13 @@ class Game:
             return None
         assert counts is not None  # (had holds a seat)
         self._had, self._counts = had, counts
-        self._quick = ~self._had_turn() & ((1 << self._n) - 1)  # judged now (T21.39)
+        self._quick = ~self._had_turn() & ((1 << self._n) - 1)  # judged now (§T21.39)
         return self._tell_chances(had, now)
 
     def _valid_counts(self, s: int, j: int, last: int) -> int:
         """Seat s's valid counts, as bits, given the first j of the prefix it needs."""
         jk = self._jks[s]
-        if jk and jk != len(self._hands[s]):  # a JK with other cards: no dobon (T13.2)
+        if jk and jk != len(self._hands[s]):  # a JK with other cards: no dobon (§T13.2)
             return 0
         pre, want, valid = self._pre, self._pre[j], 0
         j = max(j, self._since[s], self._run_j)
@@ -1183,7 +1185,7 @@ class Game:
         return event
 
     def _go_out(self, seat: int, card: int, named: int, now: float) -> list[Event]:
-        """T10: the last card has no effect; the round waits for dobons (T10.4)."""
+        """§T10: the last card has no effect; the round waits for dobons (§T10.4)."""
         std = self._std
         self._fsuit = (1 << SUIT[card]) if std else SUIT[card]
         self._match = self._field_match()
@@ -1211,7 +1213,7 @@ class Game:
         return self._finish(settle_au_agari(seat, self._hands))
 
     def _do_draw(self, seat: int, now: float, timed_out: bool = False) -> list[Event]:
-        if self._chance_dl is not None:  # a turn action closes every chance (T11.3, T13.5)
+        if self._chance_dl is not None:  # a turn action closes every chance (§T11.3, §T13.5)
             self._chances = [0] * self._n
             self._chance_dl = None
         self._lo_open = -1
@@ -1266,7 +1268,7 @@ class Game:
         return events
 
     def _draw_cards(self, seat: int, count: int) -> tuple[list[int], list[Event], bool]:
-        """T9: draw up to ``count`` cards, reshuffling the discards when the deck empties;
+        """§T9: draw up to ``count`` cards, reshuffling the discards when the deck empties;
         the third value says the round ends (nothing to draw, or standard exhaustion)."""
         deck, hand = self._deck, self._hands[seat]
         got: list[int] = []
@@ -1285,7 +1287,7 @@ class Game:
                 if self._discards:
                     shuffles.append(self._reshuffle())
                     deck = self._deck
-                elif self._std:  # T9.3 exhaustion: the round ends at once
+                elif self._std:  # §T9.3 exhaustion: the round ends at once
                     ended = True
                     break
         hand += got
@@ -1312,7 +1314,7 @@ class Game:
         return self._finish(settle_au_deck_out(self._first, self._hands))
 
     def _stop(self) -> None:
-        """The first dobon stops the round (T11.6, T13.9)."""
+        """The first dobon stops the round (§T11.6, §T13.9)."""
         self._phase, self._turn, self._clock, self._lo_open = DOBON_WAIT, -1, None, -1
 
     def _do_dobon(self, seat: int, count: int, now: float) -> list[Event]:
@@ -1324,7 +1326,7 @@ class Game:
             player = self._lp_seat
             hand = self._hands[player]
             if len(hand) >= 2 and self._sums[player] == NUMBER[self._top]:
-                self._chances[player] |= RETURN  # T12.1: the player may return
+                self._chances[player] |= RETURN  # §T12.1: the player may return
         self._chances[seat] = 0
         self._declared |= 1 << seat
         chain = self._chain
@@ -1336,7 +1338,7 @@ class Game:
         return events + self._chain_clocks(now)
 
     def _chain_clocks(self, now: float) -> list[Event]:
-        """T12.2: a fresh clock for every seat that may still declare, or the end."""
+        """§T12.2: a fresh clock for every seat that may still declare, or the end."""
         if not any(self._chances):
             return self._settle_chain()
         deadline = self._chance_dl = now + self._timeout
@@ -1347,7 +1349,7 @@ class Game:
         return self._finish(settle_au_chain(self._lp_seat, self._top, chain, self._hands))
 
     def _target_cards(self, count: int) -> list[Record]:
-        """The last ``count`` plays of the run ending at the latest play (T13.4)."""
+        """The last ``count`` plays of the run ending at the latest play (§T13.4)."""
         records = self._records
         found: list[Record] = []
         i = len(records) - 1  # (records after the latest play are no plays)
@@ -1373,14 +1375,14 @@ class Game:
         self._chain.append((seat, count))
         if not any(self._chances):
             return events + self._close_dobon_wait(now)
-        if first:  # T14.1: the others' open chances run to one timeout after it
+        if first:  # §T14.1: the others' open chances run to one timeout after it
             deadline = self._chance_dl = now + self._timeout
             events += [self._chance_event(s, deadline)
                        for s in range(self._n) if self._chances[s]]
         return events
 
     def _put_out(self, seat: int) -> None:
-        """T13.8, T14.8: the declarer (or returner) puts all its cards out."""
+        """§T13.8, §T14.8: the declarer (or returner) puts all its cards out."""
         self._out[seat] = self._hands[seat]
         self._hands[seat] = []
         self._sums[seat] = self._jks[seat] = self._masks[seat] = 0
@@ -1389,7 +1391,7 @@ class Game:
         self._last_one &= ~(1 << seat)
 
     def _close_dobon_wait(self, now: float) -> list[Event]:
-        """T14.2-T14.4: align the counts, name the losers, open the return wait."""
+        """§T14.2-§T14.4: align the counts, name the losers, open the return wait."""
         m = min(k for _, k in self._chain)
         target = self._target_cards(m)
         self._target = [r[1] for r in target]
@@ -1431,7 +1433,7 @@ class Game:
 
     def _finish_return(self) -> list[Event]:
         winners = set(self._returners)
-        if self._lp_out:  # T14.5: the seat that went out is no longer a loser
+        if self._lp_out:  # §T14.5: the seat that went out is no longer a loser
             winners.add(self._lp_seat)
         losers = sorted(s for s, _ in self._chain)
         return self._finish(self._settle_std("return", sorted(winners), losers, self._target))
@@ -1462,7 +1464,7 @@ class Game:
         return events + self._all_answered(now)
 
     def _all_answered(self, now: float) -> list[Event]:
-        """Nobody may still act on the latest play: the wait (if any) closes (T18.2)."""
+        """Nobody may still act on the latest play: the wait (if any) closes (§T18.2)."""
         self._chance_dl = None
         phase = self._phase
         if phase is AGARI_WAIT:
@@ -1487,7 +1489,7 @@ class Game:
         return events
 
     def _close_auction(self, now: float) -> list[Event]:
-        """T4.4: the highest bid wins; a tie is drawn with the round's generator."""
+        """§T4.4: the highest bid wins; a tie is drawn with the round's generator."""
         bids = self._bids
         assert bids is not None
         high = max(bids)
@@ -1523,7 +1525,7 @@ class Game:
     # ------------------------------------------------------------------ timeouts
 
     def _lapse(self, deadline: float) -> list[Event]:
-        """Every open chance lapses at its deadline (silently to the others, T18)."""
+        """Every open chance lapses at its deadline (silently to the others, §T18)."""
         events: list[Event] = []
         for s in range(self._n):
             if self._chances[s]:
@@ -1537,7 +1539,7 @@ class Game:
             assert bids is not None
             events: list[Event] = []
             for s in range(self._n):
-                if bids[s] < 0:  # T18: an absent bidder bids 1
+                if bids[s] < 0:  # §T18: an absent bidder bids 1
                     bids[s] = _MIN_BID
                     events.append({"type": "timeout", "to": None, "seat": s, "action": "bid"})
                     events.append({"type": "bid", "to": None, "seat": s})
@@ -1547,7 +1549,7 @@ class Game:
     # ------------------------------------------------------------------ view
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (T19); ``None`` for a spectator. JSON-safe.
+        """What ``seat`` may see (§T19); ``None`` for a spectator. JSON-safe.
 
         >>> g = Game.new(players=2, first_player=1, seed=3)
         >>> v = g.view(None)
@@ -1589,7 +1591,7 @@ class Game:
         return view
 
     def _revealed(self) -> list[list[str] | None]:
-        """T19.4: declarers' and returners' hands (standard: the cards they put out);
+        """§T19.4: declarers' and returners' hands (standard: the cards they put out);
         every hand once the round is over."""
         shown: list[list[str] | None] = [None] * self._n
         finished = self._phase is FINISHED
@@ -1673,7 +1675,7 @@ class Game:
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = n = len(g._hands)
         low, high = _SEATS[d["preset"]]
-        if not low <= n <= high:  # T1.2, as new and from_setup check it
+        if not low <= n <= high:  # §T1.2, as new and from_setup check it
             raise ValueError(f"{d['preset']} is played by {low} to {high} seats, not {n}")
         g._index_hands()
         g._deck = list(reversed(parse_cards(d["deck"])))

@@ -1,4 +1,4 @@
-"""The match record a room keeps from round to round (TRUMP-RULES.md T17, T20.9).
+"""The match record a room keeps from round to round (TRUMP-RULES.md §T17, §T20.9).
 
 Two pure functions: :func:`match_new` starts a record, :func:`match_update` returns the
 record after a round (the argument is left unchanged).
@@ -19,13 +19,13 @@ from typing import Any
 
 from .result import Result
 
-_AU_START = (100, 1000, 100_000)      # T1.4: low, default, high
-_STD_ROUNDS = (1, 20, 1000)           # T1.5
+_AU_START = (100, 1000, 100_000)      # §T1.4: low, default, high
+_STD_ROUNDS = (1, 20, 1000)           # §T1.5
 
 
 def match_new(preset: str, players: int, settings: dict[str, Any] | None = None,
               owner: int = 0) -> dict[str, Any]:
-    """A new match (T17.5): au totals at the starting points, standard totals at 0."""
+    """A new match (§T17.5): au totals at the starting points, standard totals at 0."""
     if preset not in ("au", "standard"):
         raise ValueError(f"unknown preset {preset!r}")
     if type(players) is not int or players < 2:
@@ -53,7 +53,7 @@ def match_new(preset: str, players: int, settings: dict[str, Any] | None = None,
 
 
 def match_update(record: dict[str, Any], result: Result | dict[str, Any]) -> dict[str, Any]:
-    """The record after a round with this result (T17, T20.9)."""
+    """The record after a round with this result (§T17, §T20.9)."""
     res = result.to_dict() if isinstance(result, Result) else result
     new = copy.deepcopy(record)
     if new["over"]:
@@ -77,7 +77,7 @@ def match_update(record: dict[str, Any], result: Result | dict[str, Any]) -> dic
 
 
 def standing(record: dict[str, Any]) -> list[list[int]]:
-    """``[[seat, place], ...]`` best first; ties share a place (T17.2, T17.3)."""
+    """``[[seat, place], ...]`` best first; ties share a place (§T17.2, §T17.3)."""
     totals, wins = record["totals"], record["wins"]
     if record["preset"] == "au":
         def key(s: int) -> tuple[int, ...]:

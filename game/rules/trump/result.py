@@ -1,4 +1,4 @@
-"""How a trump round ended and what it is worth (TRUMP-RULES.md T15, T16, T20.7)."""
+"""How a trump round ended and what it is worth (TRUMP-RULES.md §T15, §T16, §T20.7)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ Bonus = tuple[int, str, int]
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The settlement of a finished round (T20.7).
+    """The settlement of a finished round (§T20.7).
 
     au: ``payments`` move points between seats and ``deltas`` (= ``scores``) sum to 0;
-    standard: ``scores`` (= ``deltas``) are T16's round scores, lower is better.
+    standard: ``scores`` (= ``deltas``) are §T16's round scores, lower is better.
 
     >>> from .cards import parse_cards
     >>> r = settle_au_agari(0, [[], parse_cards(["S13", "D3"]), parse_cards(["C2", "H8", "D12"])])
@@ -42,7 +42,7 @@ class Result:
 
     @property
     def deltas(self) -> list[int]:
-        """Each seat's change of total: the scores (T20.7)."""
+        """Each seat's change of total: the scores (§T20.7)."""
         return self.scores
 
     def to_dict(self) -> dict[str, Any]:
@@ -93,10 +93,10 @@ def result_to_dict(result: Result) -> dict[str, Any]:
     return result.to_dict()
 
 
-# ---------------------------------------------------------------------------- au (T15)
+# ---------------------------------------------------------------------------- au (§T15)
 
 def au_points(cards: list[int]) -> int:
-    """T15.1: V(X) x 2^t(X), t the number of 2s.
+    """§T15.1: V(X) x 2^t(X), t the number of 2s.
 
     >>> au_points([0, 14, 27, 43, 10])   # S1 H2 D2 C5 S11: 29 x 2^2
     116
@@ -113,7 +113,7 @@ def _au_hand_points(hands: list[list[int]]) -> list[int]:
 
 
 def settle_au_agari(stopper: int, hands: list[list[int]]) -> Result:
-    """T15.2: every other seat pays the stopper the points of its own hand."""
+    """§T15.2: every other seat pays the stopper the points of its own hand."""
     n = len(hands)
     scores = [0] * n
     payments: list[Payment] = []
@@ -130,7 +130,7 @@ def settle_au_agari(stopper: int, hands: list[list[int]]) -> Result:
 
 def settle_au_chain(player: int, card: int, chain: list[tuple[int, str]],
                     hands: list[list[int]]) -> Result:
-    """T12.3, T15.3: the last declaration wins from the one before it (or from the player
+    """§T12.3, §T15.3: the last declaration wins from the one before it (or from the player
     of the card), paying points(W's hand + L's hand + the card) x 2^d."""
     n = len(hands)
     winner = chain[-1][0]
@@ -148,32 +148,32 @@ def settle_au_chain(player: int, card: int, chain: list[tuple[int, str]],
 
 
 def settle_au_deck_out(first_player: int, hands: list[list[int]]) -> Result:
-    """T9.4, T15.5: no winner, no payment; the first player stays."""
+    """§T9.4, §T15.5: no winner, no payment; the first player stays."""
     n = len(hands)
     return Result("deck_out", [], [], [], [0] * n, "high", _au_hand_points(hands),
                   first_player)
 
 
-# ---------------------------------------------------------------------- standard (T16)
+# ---------------------------------------------------------------------- standard (§T16)
 
 def base_points(cards: list[int]) -> int:
-    """T16.1: numbers, 10 and above counting 10, a JK 0."""
+    """§T16.1: numbers, 10 and above counting 10, a JK 0."""
     return sum(BASE[c] for c in cards)
 
 
 def is_flush(cards: list[int]) -> bool:
-    """All of one printed suit; a JK has none (T16.4, T21.38)."""
+    """All of one printed suit; a JK has none (§T16.4, §T21.38)."""
     suits = {SUIT[c] for c in cards}
     return len(suits) == 1 and -1 not in suits
 
 
 def is_storm(hand: list[int]) -> bool:
-    """Three cards or more of one number (T16.4)."""
+    """Three cards or more of one number (§T16.4)."""
     return bool(hand) and max(Counter(NUMBER[c] for c in hand).values()) >= 3
 
 
 def yaku_pattern(hand: list[int]) -> str | None:
-    """T8.3: the 役 five cards form, or ``None``.
+    """§T8.3: the 役 five cards form, or ``None``.
 
     >>> from .cards import parse_cards
     >>> yaku_pattern(parse_cards(["S10", "S11", "S12", "S13", "S1"]))
@@ -203,7 +203,7 @@ def yaku_pattern(hand: list[int]) -> str | None:
 
 def _number_patterns() -> dict[int, str]:
     """The number part of every five-card signature that is a four, a full house or a
-    straight (T8.3)."""
+    straight (§T8.3)."""
     def sig(numbers: list[int]) -> int:
         return sum(1 << (3 * n) for n in numbers)
     table: dict[int, str] = {}
@@ -240,7 +240,7 @@ def yaku_of_signature(signature: int) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class StandardEnd:
-    """What T16 needs to know of a finished standard round, besides the hands."""
+    """What §T16 needs to know of a finished standard round, besides the hands."""
 
     kind: str                         # agari, dobon, return, deck_out
     winners: list[int]
@@ -256,7 +256,7 @@ class StandardEnd:
 
 
 def settle_standard(end: StandardEnd, hands: list[list[int]]) -> Result:
-    """T16.3-T16.7: round scores and bonuses from the final hands."""
+    """§T16.3-§T16.7: round scores and bonuses from the final hands."""
     n = len(hands)
     base = [base_points(h) for h in hands]
     losers = set(end.losers)

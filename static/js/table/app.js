@@ -66,6 +66,21 @@ export class TableApp {
     this.socket.connect();
   }
 
+  /** The owner switched the room to another game kind or preset between games: the last
+   * game's finished table (its settlement, which also hid Start) belongs to the history
+   * now, not over the new game's table. A running game is never dropped. */
+  dropOtherKindsGame() {
+    const s = this.state;
+    if (!s || !this.room || (s.view && s.view.phase !== "finished")) return false;
+    const kindOf = (game) => `${game.game_kind || "dobon_uno"}/${game.preset || ""}`;
+    if (s.game_kind && kindOf(s) !== kindOf(this.room)) {
+      this.state = null;
+      this.selected = [];
+      return true;
+    }
+    return false;
+  }
+
   /** Whether the table plays trump Dobon: the frame's game kind, else the room's. */
   get trump() {
     const kind = (this.state && this.state.view && this.state.game_kind) || (this.room && this.room.game_kind);
@@ -118,9 +133,11 @@ export class TableApp {
 
   connection(status) {
     this.connStatus = status;
-    const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "" }[status];
+    // "restarting": the server said it restarts (1012) and the socket is already on its
+    // way back; nothing to tell the player unless it takes long (socket.js).
+    const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "", restarting: "" }[status];
     this.ui.conn.textContent = text !== undefined ? text : T[status] || T.closed;
-    this.table.classList.toggle("is-offline", status !== "open");
+    this.table.classList.toggle("is-offline", status !== "open" && status !== "restarting");
     if (status === "open") this.renderStatus();
   }
 
@@ -133,6 +150,7 @@ export class TableApp {
       renderSeats(this);
     } else if (message.type === "room") {
       this.room = message.room;
+      this.dropOtherKindsGame();
       this.render();
     } else if (message.type === "stamp") showStamp(this, message);
     else if (message.type === "error") this.refused(message);
@@ -170,6 +188,7 @@ export class TableApp {
     this.animate(events, events.length <= 4);
     this.announce(old, message, events);
     if (finished) this.focusSettlement();
+    else if (this.dropOtherKindsGame()) this.render();  // a reload after a switch of kind
   }
 
   /** People who leave the room (every socket closed) or come back: said in the log. */
@@ -318,7 +337,7 @@ export class TableApp {
     let turn = "";
     if (view && view.phase === "auction") turn = TT.auction;
     else if (view && view.phase !== "finished") {
-      const house = turnText(view, mine, name); // H6.4's swap choice
+      const house = turnText(view, mine, name); // §H6.4's swap choice
       if (house) turn = house;
       else if (view.chooser !== null && view.chooser !== undefined) turn = view.chooser === mine ? T.youChoose : T.choosing(name(view.chooser));
       else if (view.turn !== null && view.turn !== undefined) turn = view.turn === mine ? T.yourTurn : T.theirTurn(name(view.turn));
@@ -327,7 +346,7 @@ export class TableApp {
     this.ui.me.classList.toggle("my-turn", Boolean(view) && mine !== null && (view.turn === mine || view.chooser === mine));
   }
 
-  /** Trump Dobon: " · total 980", your running match total (T17); "" otherwise. */
+  /** Trump Dobon: " · total 980", your running match total (§T17); "" otherwise. */
   myTotal() {
     if (!this.trump || !this.room || !this.room.seats) return "";
     const seat = this.room.seats.find((s) => s && s.username === this.me);
@@ -420,15 +439,29 @@ export class TableApp {
     while (spoken.children.length > SPOKEN_LIMIT) spoken.firstChild.remove();
   }
 
-  toast(text) {
+  // A toast fades after 4 s; a `lasting` one (a refusal the player must read, such as a
+  // start with too few players for the preset) stays until closed or replaced.
+  toast(text, { lasting = false } = {}) {
     const toast = this.ui.toast;
     toast.textContent = text;
     toast.hidden = false;
     toast.classList.remove("fade");
+    toast.classList.toggle("lasting", lasting);
     clearTimeout(this.toastTimer);
     clearTimeout(this.toastHide);
-    this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
-    this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    if (lasting) {
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "toast-close";
+      close.textContent = "×";
+      close.setAttribute("aria-label", T.close);
+      close.dataset.testid = "toast-close";
+      close.addEventListener("click", () => { toast.hidden = true; this.fitFelt(); });
+      toast.append(" ", close);
+    } else {
+      this.toastTimer = setTimeout(() => toast.classList.add("fade"), 3200);
+      this.toastHide = setTimeout(() => { toast.hidden = true; this.fitFelt(); }, 4000);
+    }
     this.fitFelt();
   }
 
@@ -539,9 +572,11 @@ export class TableApp {
       // The view answers with the room page; its message list says what went wrong.
       const html = await response.text();
       const error = new DOMParser().parseFromString(html, "text/html").querySelector(".message-error");
-      if (!response.ok || error) this.toast(`${T.startFailed}: ${error ? error.textContent.trim() : response.status}`);
+      if (!response.ok || error) {
+        this.toast(`${T.startFailed}: ${error ? error.textContent.trim() : response.status}`, { lasting: true });
+      }
     } catch {
-      this.toast(T.startFailed);
+      this.toast(T.startFailed, { lasting: true });
     } finally {
       this.starting = false;
       this.render();
@@ -599,7 +634,7 @@ export class TableApp {
     if (!target && act && this.trump) target = this.ui.actions.querySelector(`[data-action^="${act}"]`);
     if (!target && this.trump && SUIT_KEYS[k]) target = this.ui.actions.querySelector(`[data-suit="${SUIT_KEYS[k]}"]`);
     else if (!target && !this.trump && COLOR_KEYS[k]) target = this.ui.actions.querySelector(`[data-color="${COLOR_KEYS[k]}"]`);
-    if (!target && !this.trump && /^[1-8]$/.test(k)) target = this.ui.actions.querySelector(`[data-key="${k}"]`); // H6.4 swap targets
+    if (!target && !this.trump && /^[1-8]$/.test(k)) target = this.ui.actions.querySelector(`[data-key="${k}"]`); // §H6.4 swap targets
     if (target && !target.disabled) {
       e.preventDefault();
       target.click();

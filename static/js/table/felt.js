@@ -50,7 +50,7 @@ function position(li, at) {
   li.dataset.edge = at.x < 25 ? "left" : at.x > 75 ? "right" : "middle";
 }
 
-function plate({ name, kind, count, online, acting, points, revealed, me, preset, total }) {
+function plate({ name, kind, count, online, acting, points, revealed, me, preset, total, rating }) {
   const li = el("li", `seat-plate${acting ? " acting" : ""}${me ? " seat-me" : ""}${online === false ? " offline" : ""}`);
   li.dataset.name = name;
   if (acting) li.append(ring());
@@ -60,6 +60,8 @@ function plate({ name, kind, count, online, acting, points, revealed, me, preset
   head.append(dot, el("span", "seat-name", name));
   if (kind && kind !== "human") head.append(el("span", `kind kind-${kind}`, T[kind] || kind));
   li.append(head);
+  // docs/ratings.md: "?" while provisional, else the number and its 級/段
+  if (rating) li.append(el("span", "seat-rating", rating.label ? `${rating.text} ${rating.label}` : rating.text));
   if (count !== null && count !== undefined) {
     const hand = el("span", "seat-count");
     const backs = el("span", "seat-backs");
@@ -93,6 +95,7 @@ export function renderSeats(app) {
     const mine = view.seat === null || view.seat === undefined ? null : view.seat;
     const base = mine === null ? 0 : mine;
     const points = pointsByName(room);
+    const ratings = ratingsByName(room);
     for (let seat = 0; seat < n; seat += 1) {
       const p = (state.players || []).find((x) => x.seat === seat) || { username: `#${seat + 1}` };
       const offset = (seat - base + n) % n;
@@ -103,7 +106,7 @@ export function renderSeats(app) {
       const li = plate({
         name: p.username, kind: p.kind, count: view.hand_counts[seat], online: p.kind === "cpu" ? true : isOnline(p.username),
         acting: actor === seat, points: points.get(p.username), me: seat === mine,
-        revealed, preset: view.preset || null, total: Boolean(view.preset),
+        revealed, preset: view.preset || null, total: Boolean(view.preset), rating: ratings.get(p.username),
       });
       li.dataset.seat = seat;
       if (seat === mine) continue; // you are the bar below the felt
@@ -118,7 +121,7 @@ export function renderSeats(app) {
       const offset = (index - base + n) % n;
       if (offset === 0 && myIndex >= 0) return;
       const li = s
-        ? plate({ name: s.username, kind: s.kind, count: null, online: s.kind === "cpu" ? true : isOnline(s.username), points: s.points, total: room.game_kind === "trump_dobon" })
+        ? plate({ name: s.username, kind: s.kind, count: null, online: s.kind === "cpu" ? true : isOnline(s.username), points: s.points, total: room.game_kind === "trump_dobon", rating: s.rating })
         : plate({ name: T.free, count: null });
       if (!s) li.classList.add("seat-empty");
       position(li, place(offset, n, portrait));
@@ -126,6 +129,12 @@ export function renderSeats(app) {
     });
   }
   list.replaceChildren(...plates);
+}
+
+function ratingsByName(room) {
+  const map = new Map();
+  if (room) for (const s of room.seats) if (s && s.rating) map.set(s.username, s.rating);
+  return map;
 }
 
 function pointsByName(room) {

@@ -94,7 +94,7 @@ export function fitHand(box) {
 }
 
 /** What a tap on card `index` does. A lone playable card plays at once. A card that
- * could go down with a twin (R2.2) is selected first; tapping its twins adds them, and
+ * could go down with a twin (§R2.2) is selected first; tapping its twins adds them, and
  * tapping a selected card again plays the selection (as does the play button). */
 export function tapResult(app, index) {
   const view = app.state.view;
@@ -134,7 +134,7 @@ function chancePrompt(app, view, kind) {
     title.textContent = T.chanceCutIn;
     why.textContent = T.whyCutIn(cardLabel(view.top));
   }
-  const house = chanceText(view, kind); // H8's arithmetic, H10's risk
+  const house = chanceText(view, kind); // §H8's arithmetic, §H10's risk
   if (house) {
     if (house.title) title.textContent = house.title;
     why.textContent = house.why;
@@ -174,7 +174,7 @@ export function renderActions(app, view) {
   } else if (find("decline")) {
     box.append(actionButton(app, find("decline"), "decline", T.decline));
   }
-  const swap = swapPrompt(app, view, actionButton); // H6.4
+  const swap = swapPrompt(app, view, actionButton); // §H6.4
   if (swap) box.append(swap);
   const colors = legal.filter((a) => a.type === "color");
   if (colors.length) {

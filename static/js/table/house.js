@@ -1,8 +1,9 @@
 // House rules at the table (HOUSE-RULES.md; docs/engine-conventions.md "House rules"):
-// the rules chip, the 7's swap prompt (H6.4), what a dobon chance means under
-// four-operation (H8) and blind dobon (H10), the words of the new events, and the
-// session (H14). Like hand.js it never judges a rule: what may be done comes from
-// view.legal_actions; this module only explains it.
+// the rules chip, the 7's swap prompt (§H6.4), what a dobon chance means under
+// four-operation (§H8) and blind dobon (§H10), the words of the new events, and the
+// session (§H14). Like hand.js it never judges a rule: what may be done comes from
+// view.legal_actions; this module only explains it. Its words are game/house_text.py's
+// (kept in step with the gettext catalog as strings.js says at its top).
 
 import { cardPoints } from "../cards.js";
 import { el } from "../dom.js";
@@ -137,7 +138,7 @@ export function renderRulesChip(app) {
   chip.setAttribute("aria-label", `${H.rules}: ${line}`);
 }
 
-/** H8.4's expression of a hand's points making `value`, in the engine's order. */
+/** §H8.4's expression of a hand's points making `value`, in the engine's order. */
 export function expressionFor(points, value) {
   if (points.length === 2) {
     const [a, b] = points;
@@ -153,7 +154,7 @@ export function expressionFor(points, value) {
   return sum === value ? `${points.join(" + ")} = ${value}` : null;
 }
 
-/** The title and reason of a dobon or return chance under H8/H10, or null (as today). */
+/** The title and reason of a dobon or return chance under §H8/§H10, or null (as today). */
 export function chanceText(view, kind) {
   const rules = view.house_rules || {};
   if (kind !== "dobon" && kind !== "return") return null;
@@ -168,12 +169,12 @@ export function chanceText(view, kind) {
   return null;
 }
 
-/** The draw button's words: H7 draws until a card can be played. */
+/** The draw button's words: §H7 draws until a card can be played. */
 export function drawLabel(view, plain) {
   return view.house_rules && view.house_rules.draw_until_playable ? H.drawUntil : plain;
 }
 
-/** Who is on the move, when it is the 7's swap choice (H6.4); else null. */
+/** Who is on the move, when it is the 7's swap choice (§H6.4); else null. */
 export function turnText(view, mine, name) {
   if (view.phase !== "swap" || view.chooser === null || view.chooser === undefined) return null;
   return view.chooser === mine ? H.youSwap : H.choosingSwap(name(view.chooser));
@@ -212,7 +213,7 @@ export function timeoutWords(action) {
   return H.timeoutActions[action] || null;
 }
 
-/** What the log adds to a dobon or return under H8: its expression. */
+/** What the log adds to a dobon or return under §H8: its expression. */
 export function expressionSuffix(event) {
   return event.expression ? ` (${event.expression})` : "";
 }
@@ -226,7 +227,7 @@ export function noticeFor(event, name) {
   return null;
 }
 
-/** H14: the session's progress (and the last session's final standings when it just
+/** §H14: the session's progress (and the last session's final standings when it just
  * ended), for the settlement box. Empty without sessions. */
 export function sessionLines(app) {
   const session = app.room && app.room.session;

@@ -11,6 +11,7 @@ const FETCHED = [
   ["#room-panel", "seats-note"],
   ["#room-panel", "room-owner"],
   ["#room-panel", "trump-match"],
+  ["#room-panel", "room-game"],
   ["#standings", "room-standings"],
 ];
 
@@ -36,7 +37,9 @@ export class RoomPanel {
     if (occupancy) occupancy.textContent = `${seated.length}/${room.seat_count}`;
     const rate = this.role("room-rate");
     if (rate) rate.textContent = `×${room.next_rate}`;
-    const seating = JSON.stringify([running, room.owner, room.seats.map((s) => s && [s.username, s.kind])]);
+    // The game kind and preset too: the owner's switch rewrites the panel's Game row.
+    const seating = JSON.stringify([running, room.owner, room.seats.map((s) => s && [s.username, s.kind]),
+      room.game_kind, room.preset]);
     const standings = JSON.stringify(room.standings || null);
     const moved = this.seating !== null && seating !== this.seating;
     const scored = this.standings !== null && standings !== this.standings;

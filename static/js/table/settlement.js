@@ -50,7 +50,7 @@ function matchOf(app, game) {
   return last && last.game === game ? last.match || null : null;
 }
 
-/** The dobon'd play, when the game ended on one (R9, R10): who, on whom, on which cards. */
+/** The dobon'd play, when the game ended on one (§R9, §R10): who, on whom, on which cards. */
 export function caughtPlay(data) {
   const { result, dobon, lastPlay } = data;
   if (!dobon || !lastPlay || !["dobon", "return"].includes(result.kind)) return null;
@@ -73,7 +73,7 @@ export function howItEnded(data, name) {
   return "";
 }
 
-/** R11 written out with this game's numbers, as the game's page does (history/present.py). */
+/** §R11 written out with this game's numbers, as the game's page does (history/present.py). */
 export function workedSums(result, name) {
   const rate = result.rate || 1;
   const points = result.hand_points;
@@ -98,7 +98,7 @@ export function renderSettlement(app) {
     box.replaceChildren();
     return;
   }
-  if (data.result.score_order) {  // a trump Dobon round (docs/trump-engine.md, T20.7)
+  if (data.result.score_order) {  // a trump Dobon round (docs/trump-engine.md, §T20.7)
     box.replaceChildren(...renderTrumpSettlement(app, data), settlementFoot(app, data));
     return;
   }
@@ -137,7 +137,7 @@ export function renderSettlement(app) {
       const cards = el("span", "settle-cards");
       cards.append(...hands[seat].map((c) => cardElement(c)));
       if (counted) {
-        // The dobon'd play counts back into its player's hand (R11.2): show it there.
+        // The dobon'd play counts back into its player's hand (§R11.2): show it there.
         for (const c of caught.cards) {
           const card = cardElement(c);
           card.classList.add("caught");

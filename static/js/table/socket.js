@@ -6,19 +6,44 @@
 // server process) are not final: the backoff below tries again.
 const FINAL_CLOSE = { 4401: "anonymous", 4403: "noroom", 4404: "noroom", 4408: "gone", 4409: "tooMany", 4412: "roomFull" };
 
+// 1012: the server process is restarting (docs/protocol.md, "Server restarts"). An
+// expected, quiet reconnect: after a random 0.25–1.5 s, so that the sockets of a
+// restarting process do not all come back in the same instant, and without a word to
+// the player unless it takes longer than QUIET_MS.
+export const RESTART_CLOSE = 1012;
+export const RESTART_DELAY_MS = [250, 1500];
+export const QUIET_MS = 6000;
+export const FIRST_RETRY_MS = 500;
+export const MAX_RETRY_MS = 8000;
+
+/** Milliseconds before the next try: after a restart a random 250–1500; else `retry`
+ * with its upper half random, so that clients dropped together spread out. */
+export function reconnectDelay(retry, restart, random = Math.random) {
+  const [low, high] = restart ? RESTART_DELAY_MS : [retry / 2, retry];
+  return low + random() * (high - low);
+}
+
 export class TableSocket {
-  constructor(url, { onMessage, onStatus, position }) {
+  constructor(url, { onMessage, onStatus, position, random = Math.random, now = Date.now,
+                     later = (fn, ms) => setTimeout(fn, ms) }) {
     this.url = new URL(url, window.location.href);
     this.url.protocol = window.location.protocol === "https:" ? "wss:" : "ws:";
     this.onMessage = onMessage;
-    this.onStatus = onStatus; // "connecting" | "open" | "reconnecting" | a FINAL_CLOSE value
+    // "connecting" | "open" | "restarting" (quiet) | "reconnecting" | a FINAL_CLOSE value
+    this.onStatus = onStatus;
     this.position = position; // () => {game, version} the table holds, or null
-    this.retry = 500;
+    this.random = random;
+    this.now = now;
+    this.later = later;
+    this.retry = FIRST_RETRY_MS;
     this.everOpened = false;
+    this.quietUntil = 0; // a restart reconnects without a word until then
   }
 
+  get quiet() { return this.now() < this.quietUntil; }
+
   connect() {
-    this.onStatus(this.everOpened ? "reconnecting" : "connecting");
+    this.onStatus(!this.everOpened ? "connecting" : this.quiet ? "restarting" : "reconnecting");
     this.ws = new WebSocket(this.url);
     this.ws.onopen = () => this.opened();
     this.ws.onmessage = (m) => this.onMessage(JSON.parse(m.data));
@@ -26,7 +51,8 @@ export class TableSocket {
   }
 
   opened() {
-    this.retry = 500;
+    this.retry = FIRST_RETRY_MS;
+    this.quietUntil = 0;
     const wasOpen = this.everOpened;
     this.everOpened = true;
     this.onStatus("open");
@@ -41,12 +67,18 @@ export class TableSocket {
       this.onStatus(final);
       return;
     }
-    this.onStatus("reconnecting");
-    setTimeout(() => this.connect(), this.retry);
-    this.retry = Math.min(this.retry * 2, 8000);
+    const restart = event.code === RESTART_CLOSE;
+    if (restart) {
+      this.quietUntil = this.now() + QUIET_MS;
+      // Still not back by then (no other server process took it): say so.
+      this.later(() => { if (!this.open && !this.quiet) this.onStatus("reconnecting"); }, QUIET_MS);
+    }
+    this.onStatus(this.quiet ? "restarting" : "reconnecting");
+    this.later(() => this.connect(), reconnectDelay(this.retry, restart, this.random));
+    if (!restart) this.retry = Math.min(this.retry * 2, MAX_RETRY_MS);
   }
 
-  get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+  get open() { return Boolean(this.ws) && this.ws.readyState === WebSocket.OPEN; }
 
   send(message) {
     if (!this.open) return false;

@@ -1,5 +1,18 @@
 // Every word the table shows, in Japanese (default) and English. The page's <html lang>
 // picks the language (Django's language cookie decides it server-side).
+//
+// How the JS tables keep in step with the gettext catalog (this is the one place that says
+// so; trumpstrings.js, house.js and the other modules with words point here): the tables
+// are not gettext. The pages' words come from dobon_site/locale/ja/LC_MESSAGES/django.po
+// (`make messages`), the live table's from these tables; no JS catalog (djangojs) exists.
+// They stay in step by hand, by these rules:
+// - a word both show is the catalog's word: the terms of ../shared/rule-sheet-ja.md
+//   (ルーム, 手番, ドボン, カットイン, 山札切れ, レート …), "standard" as the trump preset is
+//   スタンダード (msgctxt "trump preset") and §H3's stacking "standard" is 標準
+//   (msgctxt "draw stacking"), a house rule's name as game/house_text.py gives it;
+// - a change to a shared word changes both, in the same commit: the .po (then
+//   `make messages`) and the table here (ja and en);
+// - words only the table shows (stamps, the clock, connection states) live here alone.
 
 /** A signed number as every page writes it (game/templatetags/history.py `signed`):
  * +12, ±0, −85 with a true minus sign. */

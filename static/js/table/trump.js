@@ -307,7 +307,7 @@ export function renderTrumpSettlement(app, data) {
   return parts;
 }
 
-/** T15 written out for one payment: a stop's V × 2^t, a chain's X × 2^t × 2^d. */
+/** §T15 written out for one payment: a stop's V × 2^t, a chain's X × 2^t × 2^d. */
 function auSum(result, hands, payer, points) {
   if (result.multiplier) return `${points / result.multiplier} × ${result.multiplier}`;
   const hand = hands[payer] || [];
@@ -315,7 +315,7 @@ function auSum(result, hands, payer, points) {
   return `${handValue(hand, "au")} × 2^${twos}`;
 }
 
-/** T16.3 for each loser: w × winners × 2 (dobon) or w × 6 (return), then bonuses. */
+/** §T16.3 for each loser: w × winners × 2 (dobon) or w × 6 (return), then bonuses. */
 function standardSums(result, name) {
   const lines = [];
   if (result.worst === null || result.worst === undefined) return lines;

@@ -1,6 +1,7 @@
 // The trump Dobon table's words (TRUMP-RULES.md; the players' own words from
 // ../shared/trump-dobon-au-ja.md and dobon-standard-v4.3-ja.md), Japanese and English.
-// The page's <html lang> picks the language, as in strings.js.
+// The page's <html lang> picks the language, as in strings.js; how these words keep in
+// step with the site's gettext catalog: strings.js, at its top.
 
 import { LANG } from "./strings.js";
 
@@ -15,7 +16,7 @@ const ja = {
   playAs: (suit) => `${suit}にする`, playAsLast: (suit) => `${suit}にしてラストワン`,
   playCard: "出す", playLast: "出してラストワン", cancel: "やめる",
   chooseFor: (card) => `${card}の出し方を選んでください`,
-  auction: "オークション中", auctionYou: "入札してください：一番高い人が親になり最初に出します",
+  auction: "オークション中", auctionYou: "入札してください：一番高い人が親になり最初に出します。落札者はこのラウンドで勝てば−50点、勝てなければ入札した数がそのまま加点されます（T16.5、点は低いほど良い）",
   auctionWait: (n, total) => `入札待ち（${n}/${total}人が入札済み）`, myBid: (n) => `あなたの入札: ${n}`,
   auctionWon: (name, bid) => `${name}が${bid}で落札`,
   chanceDobon: "ドボンできます！", chanceReturn: "ドボン返しできます！",
@@ -84,7 +85,7 @@ const en = {
   playAs: (suit) => `Name ${suit}`, playAsLast: (suit) => `Name ${suit}, last one`,
   playCard: "Play", playLast: "Play, last one", cancel: "Cancel",
   chooseFor: (card) => `How do you play ${card}?`,
-  auction: "Auction", auctionYou: "Bid: the highest bid plays first",
+  auction: "Auction", auctionYou: "Bid: the highest bid plays first. The auction's winner scores −50 if it wins the round; if not, its bid is added to its points (T16.5; lower is better)",
   auctionWait: (n, total) => `Waiting for bids (${n}/${total} bid)`, myBid: (n) => `Your bid: ${n}`,
   auctionWon: (name, bid) => `${name} won the auction with ${bid}`,
   chanceDobon: "You can Dobon!", chanceReturn: "You can return the dobon!",
@@ -142,3 +143,4 @@ const en = {
 };
 
 export const TT = LANG === "en" ? en : ja;
+export const TRUMP_WORDS = { ja, en };  // both languages, for the unit tests

@@ -1,4 +1,4 @@
-"""Random playouts of both presets at every seat count (T20.11).
+"""Random playouts of both presets at every seat count (§T20.11).
 
 Seats pick random legal actions (dobons, returns, declines, last one and 役 by any seat
 included) and time jumps to deadlines. On every step: only ``IllegalAction`` is ever
@@ -6,7 +6,7 @@ raised, the cards are conserved (52 or 54), and what is listed is accepted; some
 listed action goes through the checked path as a plain dict, and random actions of any
 seat, legal or not, are tried on a copy: refused ones raise IllegalAction and change
 nothing, accepted ones were listed. Every round ends, and its
-settlement is recomputed here from the final hands by the formulas of T15/T16 (written
+settlement is recomputed here from the final hands by the formulas of §T15/§T16 (written
 apart from the engine's). Round trips: ``to_dict`` -> JSON -> ``from_dict`` at random
 points, then both copies play the same actions and must give the same events.
 """
@@ -53,7 +53,7 @@ def pack(preset: str) -> Counter[str]:
 
 
 def all_cards(g: Game) -> Counter[str]:
-    """Every card of the round wherever it is (T20.11)."""
+    """Every card of the round wherever it is (§T20.11)."""
     d = g.to_dict()
     cards: Counter[str] = Counter()
     for h in d["hands"] + d["out"]:
@@ -128,7 +128,7 @@ def new_round(rng: random.Random, preset: str, players: int) -> Game:
 
 
 def check_settlement(g: Game, start: Counter[str]) -> None:
-    """T15 / T16 recomputed from the final state, apart from the engine's settle code."""
+    """§T15 / §T16 recomputed from the final state, apart from the engine's settle code."""
     r = g.result
     assert r is not None
     d = g.to_dict()
@@ -201,7 +201,7 @@ def random_candidate(g: Game, rng: random.Random) -> dict[str, Any]:
 
 
 def probe(g: Game, rng: random.Random, now: float) -> None:
-    """T20.3/T20.4: a refused action raises IllegalAction and changes nothing; an accepted
+    """§T20.3/§T20.4: a refused action raises IllegalAction and changes nothing; an accepted
     one was listed."""
     seat = rng.randrange(g.players)
     action = random_candidate(g, rng)

@@ -1,5 +1,5 @@
 """Property tests (hypothesis): whatever the seed, the seat count and the choices, a round
-conserves its cards, settles by T15/T16, and a saved copy plays on identically."""
+conserves its cards, settles by §T15/§T16, and a saved copy plays on identically."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_the_package_doctests_hold() -> None:
 
 
 def _yaku_reference(hand: list[str]) -> str | None:
-    """T8.3 written out plainly, apart from the engine's fast version."""
+    """§T8.3 written out plainly, apart from the engine's fast version."""
     numbers = sorted(0 if c == "JK" else int(c[1:]) for c in hand)
     counts = sorted(numbers.count(n) for n in set(numbers))
     if counts[-1] >= 4:

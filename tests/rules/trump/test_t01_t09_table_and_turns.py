@@ -1,4 +1,4 @@
-"""T1-T9: presets, cards, the start, the auction, turns, the 2 and the 8, しばり, last one,
+"""§T1-§T9: presets, cards, the start, the auction, turns, the 2 and the 8, しばり, last one,
 役, drawing and exhaustion. Worked examples are named after their rule ids."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from game.rules.trump.cards import parse_cards
 
 from .helpers import au, cards_played, of, plays, std, types
 
-# ---------------------------------------------------------------- T1-T3
+# ---------------------------------------------------------------- §T1-§T3
 
 @pytest.mark.parametrize(("preset", "ok", "bad"),
                          [("au", (2, 3, 4), (1, 5)), ("standard", (3, 4, 5, 6), (2, 7))])
@@ -101,7 +101,7 @@ def test_t3_5_b_standard_first_card_ace_skips_nobody() -> None:
     assert g.turn == 0 and g.view(None)["records"] == []
 
 
-# ---------------------------------------------------------------- T4 auction
+# ---------------------------------------------------------------- §T4 auction
 
 def _auction(now: float = 0.0) -> Game:
     hands = [["S3", "H4"], ["C5", "C6"], ["D7", "D8"], ["H9", "S10"]]
@@ -162,7 +162,7 @@ def test_t4_6_nothing_but_bids_during_the_auction() -> None:
         assert err.value.code == code
 
 
-# ---------------------------------------------------------------- T5 turns
+# ---------------------------------------------------------------- §T5 turns
 
 def test_t5_8_a_au_matching() -> None:
     g = au([["S3", "H7", "D9", "C12"], ["C5", "C6"]], "H3")
@@ -195,7 +195,7 @@ def test_t5_1_a_draw_ends_the_turn_and_is_always_allowed() -> None:
     assert g.legal_actions(0) == []
 
 
-# ---------------------------------------------------------------- T6 the 2 and the 8
+# ---------------------------------------------------------------- §T6 the 2 and the 8
 
 def test_t6_4_a_the_eight_names_a_suit_and_is_not_wild() -> None:
     g = au([["S8", "C9"], ["D4", "S6"], ["C8", "H1"], ["H5", "S4"]], "S11",
@@ -238,7 +238,7 @@ def test_t6_4_b_the_two_opens_and_stacks_obligations() -> None:
     assert g.pending_draw == 2 and g.turn == 0
 
 
-# ---------------------------------------------------------------- T7 しばり
+# ---------------------------------------------------------------- §T7 しばり
 
 SHIBARI_DECK = ["S3", "D5", "H9", "C11", "D13", "S4", "H6", "C1", "D8", "S9", "H10"]
 
@@ -322,7 +322,7 @@ def test_t7_8_d_choice_card_jack() -> None:
     assert cards_played(h, 1) == {"H11"}
 
 
-# ---------------------------------------------------------------- T8 last one and 役
+# ---------------------------------------------------------------- §T8 last one and 役
 
 def _last_one_round() -> Game:
     return std([["S4", "S9"], ["C3", "D5"], ["H6", "C6"]], "S7", deck=["H2", "D9", "C1"])
@@ -406,13 +406,13 @@ def test_t8_4_c_declaring_yaku_exposes_the_hand() -> None:
     ev = g.declare_yaku(0, 1.0)
     assert ev == [{"type": "yaku", "to": None, "seat": 0,
                    "hand": ["S3", "H3", "D3", "C9", "S9"], "pattern": "full_house"}]
-    assert g.turn == 0 and g.next_deadline == 10  # no clock restart (T21.17)
+    assert g.turn == 0 and g.next_deadline == 10  # no clock restart (§T21.17)
     assert {"type": "yaku"} not in g.legal_actions(0)
     g.play(0, ["S9"], 2.0)
     assert g.view(1)["exposed"][0] == ["S3", "H3", "D3", "C9"]
 
 
-# ---------------------------------------------------------------- T9 drawing
+# ---------------------------------------------------------------- §T9 drawing
 
 def test_t9_5_a_au_reshuffle_and_nothing_to_draw() -> None:
     g = au([["S9", "D3"], ["C5", "H13"]], "H4", deck=["C7"])

@@ -1,4 +1,4 @@
-"""T10-T12 (and T15's worked examples): going out, au dobon, the chain and the return."""
+"""§T10-§T12 (and §T15's worked examples): going out, au dobon, the chain and the return."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def payments(g: Game) -> list[tuple[int, int, int]]:
     return [tuple(p) for p in g.result.payments]  # type: ignore[misc]
 
 
-# ---------------------------------------------------------------- T10
+# ---------------------------------------------------------------- §T10
 
 def _stop_round() -> Game:
     return au([["H7"], ["C3", "D4"], ["S10", "H13"]], "H9")
@@ -32,7 +32,7 @@ def test_t10_6_stop_waits_for_the_dobon_and_is_dobond() -> None:
     assert types(ev) == ["dobon", "finished"]
     r = g.result
     assert r is not None and r.kind == "dobon" and r.winners == [1] and r.losers == [0]
-    assert payments(g) == [(0, 1, 28)]  # T15.7 (f)
+    assert payments(g) == [(0, 1, 28)]  # §T15.7 (f)
 
 
 @pytest.mark.parametrize("how", ["decline", "timeout"])
@@ -56,7 +56,7 @@ def test_t10_2_au_a_stop_may_be_a_two_or_an_eight_without_effect() -> None:
     assert h.result is not None and h.pending_draw == 0
 
 
-# ---------------------------------------------------------------- T11
+# ---------------------------------------------------------------- §T11
 
 def _t11_round() -> Game:
     return au([["D10", "S9"], ["H1", "C2", "S3", "D4"], ["S4", "H6"], ["C10", "H13"]], "D5")
@@ -116,7 +116,7 @@ def test_t11_2_no_dobon_on_the_first_card_or_after_a_draw() -> None:
     assert g.chances(1) == []
 
 
-# ---------------------------------------------------------------- T12
+# ---------------------------------------------------------------- §T12
 
 def _chain() -> Game:
     g = au([["D10", "S3", "H7"], ["C4", "H6"], ["S5", "C5"]], "D6", deck=["H9", "C8", "S1"])
@@ -223,7 +223,7 @@ def test_t12_1_a_return_needs_two_cards() -> None:
     assert g.result is not None  # 0 holds one card: no return, nobody else: closes at once
 
 
-# ---------------------------------------------------------------- T15 worked examples
+# ---------------------------------------------------------------- §T15 worked examples
 
 def test_t15_7_a_b_c_points_of_a_set() -> None:
     assert au_points(parse_cards(["H1", "C2", "D2", "S5", "H11"])) == 116

@@ -1,4 +1,4 @@
-"""T13-T16: standard dobon, simultaneous dobons, the return and the round's scores."""
+"""§T13-§T16: standard dobon, simultaneous dobons, the return and the round's scores."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ def bonuses(g: Game) -> list[tuple[int, str, int]]:
     return sorted(g.result.bonuses)
 
 
-# ---------------------------------------------------------------- T13
+# ---------------------------------------------------------------- §T13
 
 def _t13_a() -> Game:
-    """T13.10 (A): three plays at t=0."""
+    """§T13.10 (A): three plays at t=0."""
     g = std([["D1", "H8", "C7"], ["H6"], ["D6", "S9"], ["D9", "H2", "C5"]], "D4", first=3)
     assert g.play(3, ["D9"], 0.0)[1:] == [{"type": "turn", "to": None, "seat": 0,
                                            "deadline": 10.0}]
@@ -60,7 +60,7 @@ def test_t13_10_c_a_joker_in_the_run_and_a_mixed_hand() -> None:
     assert g.dobon_counts(3) == [1, 2] and g.dobon_counts(2) == [] and g.dobon_counts(0) == []
 
 
-# ---------------------------------------------------------------- T14
+# ---------------------------------------------------------------- §T14
 
 def test_t14_9_a_a_and_t16_9_c_a_one_declarer_and_no_return() -> None:
     g = _t13_a()
@@ -73,7 +73,7 @@ def test_t14_9_a_a_and_t16_9_c_a_one_declarer_and_no_return() -> None:
     r = g.result
     assert r is not None and r.kind == "dobon" and r.winners == [3] and r.losers == [0, 2]
     assert r.target == ["D1", "D6"]
-    assert r.scores == [12, 6, 12, -100] and bonuses(g) == [(3, "multi", -100)]  # T16.9 (c)
+    assert r.scores == [12, 6, 12, -100] and bonuses(g) == [(3, "multi", -100)]  # §T16.9 (c)
 
 
 def test_t14_9_a_b_and_t16_9_c_b_alignment_keeps_every_declarer_a_winner() -> None:
@@ -117,7 +117,7 @@ def test_t14_9_b_a_and_t16_9_d_a_return_voids_the_dobon() -> None:
     assert ev[0] == {"type": "return", "to": None, "seat": 1, "hand": ["H2"]}
     r = g.result
     assert r is not None and r.kind == "return" and r.winners == [1] and r.losers == [3]
-    assert r.worst == 25 and r.scores == [2, 0, 25, 150] and bonuses(g) == []  # T16.9 (d)
+    assert r.worst == 25 and r.scores == [2, 0, 25, 150] and bonuses(g) == []  # §T16.9 (d)
 
 
 def test_t14_9_b_b_and_t16_9_e_the_dobon_stands_when_the_return_lapses() -> None:
@@ -127,7 +127,7 @@ def test_t14_9_b_b_and_t16_9_e_the_dobon_stands_when_the_return_lapses() -> None
     g.advance(16.0)
     r = g.result
     assert r is not None and r.kind == "dobon" and r.winners == [3] and r.losers == [0, 1]
-    assert r.scores == [100, 100, 25, -200]  # T16.9 (e)
+    assert r.scores == [100, 100, 25, -200]  # §T16.9 (e)
     assert bonuses(g) == [(0, "quick", 50), (1, "quick", 50), (3, "multi", -100),
                           (3, "quick", -100)]
 
@@ -140,7 +140,7 @@ def test_t14_9_b_c_and_t16_9_f_two_declarers_and_a_return() -> None:
     g.dobon_return(1, 6.0)
     r = g.result
     assert r is not None and r.winners == [1] and r.losers == [0, 3]
-    assert r.scores == [150, 0, 25, 150]  # T16.9 (f)
+    assert r.scores == [150, 0, 25, 150]  # §T16.9 (f)
 
 
 def test_t14_9_b_c_and_t16_9_f_two_declarers_without_return() -> None:
@@ -150,7 +150,7 @@ def test_t14_9_b_c_and_t16_9_f_two_declarers_without_return() -> None:
     g.decline(1, 6.0)
     r = g.result
     assert r is not None and r.winners == [0, 3] and r.losers == [1]
-    assert r.scores == [0, 150, 25, -100]  # T16.9 (f)
+    assert r.scores == [0, 150, 25, -100]  # §T16.9 (f)
 
 
 def _t14_c() -> Game:
@@ -171,7 +171,7 @@ def test_t14_9_c_and_t16_9_g_a_return_makes_the_going_out_seat_a_winner() -> Non
     g.dobon_return(1, 3.0)
     r = g.result
     assert r is not None and r.kind == "return" and r.winners == [1, 2] and r.losers == [3]
-    assert r.scores == [19, 0, 0, 114]  # T16.9 (g)
+    assert r.scores == [19, 0, 0, 114]  # §T16.9 (g)
 
 
 def test_t16_9_g_without_the_return_disrupt_quick_and_multi() -> None:
@@ -193,7 +193,7 @@ def test_t14_6_no_dobon_on_a_return_and_no_second_return() -> None:
     assert err.value.code == "not_eligible_to_return"
 
 
-# ---------------------------------------------------------------- T16
+# ---------------------------------------------------------------- §T16
 
 def test_t16_9_a_going_out_and_auction_points() -> None:
     g = std([["S13", "H9", "D2"], ["C1", "C11"], ["S9", "JK", "H10", "D7"], ["S4"]], "S6",

@@ -1,4 +1,4 @@
-"""T17 the match record, T18 timeouts, T19 information (views)."""
+"""§T17 the match record, §T18 timeouts, §T19 information (views)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from game.rules.trump import Game, match_new, match_update, standing
 
 from .helpers import au, of, std, types
 
-# ---------------------------------------------------------------- T17
+# ---------------------------------------------------------------- §T17
 
 
 def test_t17_6_a_au_the_match_ends_below_zero() -> None:
@@ -66,7 +66,7 @@ def test_t16_6_streaks_feed_the_next_round() -> None:
     assert g.to_dict()["streaks"] == [2, 0, 0]
 
 
-# ---------------------------------------------------------------- T18
+# ---------------------------------------------------------------- §T18
 
 def test_t18_5_a_turn_timeout_draws_one() -> None:
     g = au([["S3", "H4"], ["C5", "C6"], ["D7", "D8"]], "C1", first=1)
@@ -111,7 +111,7 @@ def test_t18_1_clocks_chain_from_automatic_actions() -> None:
     assert g.next_deadline == 30.0
 
 
-# ---------------------------------------------------------------- T19
+# ---------------------------------------------------------------- §T19
 
 def test_t19_views_hide_hands_chances_and_bids() -> None:
     g = std([["S3", "H4"], ["C5", "C6"], ["D7", "D8"]], "C1", first=None)

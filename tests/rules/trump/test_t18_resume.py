@@ -1,4 +1,4 @@
-"""T18 and outages: `resume(now)` restarts every clock already due by `now` with a full
+"""§T18 and outages: `resume(now)` restarts every clock already due by `now` with a full
 timeout instead of applying its timeouts; nothing else changes. TRUMP-RULES.md leaves a
 stopped server clock open; decided as for Dobon UNO (docs/protocol.md, "The clock, and
 outages"; docs/trump-engine.md)."""
@@ -18,7 +18,7 @@ def test_t18_resume_restarts_a_due_turn_clock_with_a_full_timeout() -> None:
     assert types(g.resume(600.0)) == ["resume"]
     assert g.next_deadline == pytest.approx(610.0) and g.turn == 0
     assert g.hand(0) == before["hands"][0] and g.deck_count == len(before["deck"])
-    assert g.advance(609.9) == []  # the fresh timeout runs in full, then T18 as usual
+    assert g.advance(609.9) == []  # the fresh timeout runs in full, then §T18 as usual
     assert "timeout" in types(g.advance(610.0))
 
 
@@ -28,7 +28,7 @@ def test_t18_resume_keeps_a_clock_that_is_not_due() -> None:
 
 
 def test_t18_resume_keeps_an_open_dobon_chance_open_with_a_fresh_deadline() -> None:
-    # seat 1's hand sums to 7: seat 0's H7 opens its dobon chance (T11.1)
+    # seat 1's hand sums to 7: seat 0's H7 opens its dobon chance (§T11.1)
     g = au([["H7", "S9", "D9"], ["C3", "D4"], ["S12", "H12"]], "H3", timeout=10.0)
     g.play(0, ["H7"], 1.0)
     assert "dobon" in g.view(1)["chances"]

@@ -1,4 +1,4 @@
-"""T20.3-T20.4: every refusal code, the order in which codes are chosen, and that a refused
+"""§T20.3-§T20.4: every refusal code, the order in which codes are chosen, and that a refused
 action leaves the round unchanged."""
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ def test_t20_4_shape_codes() -> None:
     refused(g, lambda: g.apply(0, {"type": "play", "cards": ["S3"]}, "soon"),  # type: ignore[arg-type]
             "malformed_action")
     refused(g, lambda: g.apply(0, {"type": "play", "cards": ["Z9"]}, 0.0), "unknown_card")
+    # au has no JK (§T2): a card of no preset's deck is a shape error, before the seat
+    refused(g, lambda: g.apply(0, {"type": "play", "cards": ["JK"]}, 0.0), "unknown_card")
+    refused(g, lambda: g.apply(7, {"type": "play", "cards": ["JK"]}, 0.0), "unknown_card")
+    refused(g, lambda: g.play(0, ["JK"], 0.0), "unknown_card")
     refused(g, lambda: g.apply(0, {"type": "play", "cards": ["S8"], "suit": "X"}, 0.0),
             "invalid_suit")
     refused(g, lambda: g.apply(0, {"type": "pass"}, 0.0), "not_in_this_game")
@@ -51,6 +55,8 @@ def test_t20_4_shape_codes() -> None:
     refused(g, lambda: g.choose_color(0, "R", 0.0), "not_in_this_game")
     s = _std()
     refused(s, lambda: s.apply(0, {"type": "dobon", "count": True}, 0.0), "malformed_action")
+    # standard has jokers: one that seat 0 does not hold is not_in_hand (§T20.4 (4))
+    refused(s, lambda: s.apply(0, {"type": "play", "cards": ["JK"]}, 0.0), "not_in_hand")
     refused(s, lambda: s.apply(0, {"type": "bid", "amount": "7"}, 0.0), "malformed_action")
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from accounts import throttle
 from accounts.forms import LOOK_ALIKE_MESSAGE, PasswordChangeForm, SignupForm
 from accounts.models import User
-from game.history import selectors
+from game.history import ratings, selectors
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -108,4 +108,5 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
     context = {"player": player, "seats": seats}
     context.update(selectors.profile_context(player, request.user))  # match history
+    context["ratings"] = ratings.profile_ratings(player)  # docs/ratings.md
     return render(request, "accounts/profile.html", context)
