@@ -7,7 +7,6 @@ whom counting trump dobons, per kind. The room page's standings the same."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from django.db import connection
@@ -15,11 +14,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.translation import gettext, override
 from history_helpers import play_agari, play_dobon
+from kind_helpers import play_standard_round, play_trump_au_dobon, switch
 from play_helpers import NOW, make_room
-from test_trump_rooms import play_out
 
-from game.models import Game, Room
-from game.services import clock, fixed_setups, play
+from game.models import Room
 from game.services.panel import room_panel
 
 pytestmark = pytest.mark.django_db
@@ -32,33 +30,6 @@ def _setup(settings):
     settings.DOBON_TEST_SETUPS_ALLOWED = True
 
 
-def switch(room: Room, game_kind: str, preset: str = "au") -> Room:
-    Room.objects.filter(pk=room.pk).update(game_kind=game_kind, trump_preset=preset)
-    room.refresh_from_db()
-    return room
-
-
-def finish_by_clock(game: Game, now: float) -> Game:
-    for step in range(600):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            return game
-        clock.expire_due_games(now=now + step * 10)
-    raise AssertionError("the round did not end")
-
-
-def play_trump_au_dobon(room: Room, people: list[Any], now: float) -> Game:
-    """§T13 (au): alice plays D10; carol holds S4 H6 (4 + 6 = 10) and dobons her."""
-    setup = fixed_setups.FixedSetup(
-        hands=[["D10", "S3", "H7"], ["C13", "H12"], ["S4", "H6"], ["C9", "D2"]],
-        first_card="D6", first_player=0,
-        deck=["S9", "D1", "C3", "H13", "S4", "H6", "C1", "D8", "S10", "H10"])
-    game = fixed_setups.start_fixed_game(room, people[0], setup, now=now)
-    play.perform_action(game, people[0], {"type": "play", "cards": ["D10"]}, now=now + 1)
-    play.perform_action(game, people[2], {"type": "dobon"}, now=now + 2)
-    return finish_by_clock(game, now + 3)
-
-
 @pytest.fixture
 def mixed_room(alice, bob, carol, dave) -> Room:
     """Dobon UNO (bob dobons alice: +51/−51), then trump au (carol dobons alice: +60/−60),
@@ -68,7 +39,7 @@ def mixed_room(alice, bob, carol, dave) -> Room:
     play_dobon(room, people, now=NOW)
     play_trump_au_dobon(switch(room, "trump_dobon", "au"), people, NOW + 100)
     room = switch(room, "trump_dobon", "standard")
-    standard = play_out(play.start_game(room, alice, now=NOW + 20000))
+    standard = play_standard_round(room, alice, NOW + 20000)
     room.standard_deltas = dict(zip(  # type: ignore[attr-defined]
         ("alice", "bob", "carol", "dave"), standard.result["deltas"], strict=True))
     return room
@@ -111,6 +82,8 @@ def test_the_history_page_labels_each_game_with_its_kind_and_preset(client, alic
     badges = re.findall(r'data-testid="row-game" data-kind="(\w+)">([^<]+)<', html)
     assert badges == [("trump_standard", ja("Trump Dobon (standard)")),
                       ("trump_au", ja("Trump Dobon (au)")), ("dobon_uno", ja("Dobon UNO"))]
+    # Dobon UNO's house rules ("Standard" too) are not said of a trump game.
+    assert html.count('data-testid="row-rules"') == 1
 
 
 def test_the_history_page_has_a_standings_table_per_kind_in_its_own_order(
