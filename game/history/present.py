@@ -14,6 +14,7 @@ from game.models import Game, GamePlayer
 from game.rules import Game as Engine
 from game.rules import registry
 from game.services.history import is_cpu_seat
+from game.templatetags.history import trump_short
 
 RESULT_KINDS = {
     "agari": gettext_lazy("going out"),
@@ -87,6 +88,9 @@ class SettlementSeat:
     delta: int
     winner: bool
     dobonned: bool
+    tone: str = ""  # "plus" good, "minus" bad, as the game counts (trump standard: lower wins)
+    note: str = ""  # why a trump seat's hand points are what they are
+    caught: tuple[str, ...] = ()  # the dobon'd card, drawn in its player's hand (trump au)
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class Settlement:
     seats: list[SettlementSeat]
     payments: list[tuple[str, str, int]]
     sums: list[str]  # §R11's arithmetic, one line each
+    how: str = ""  # trump Dobon: who dobon'd whom on which card, in a sentence
 
 
 def settlement_of(
@@ -106,6 +111,8 @@ def settlement_of(
     result = game.result
     if game.status != Game.Status.FINISHED or not result:
         return None
+    if game.game_kind == "trump_dobon":
+        return trump_settlement_of(result, players, events)
     names = names_of(players)
     finished: dict[str, Any] = next(
         (e for e in reversed(events) if e.get("type") == "finished"), {}
@@ -120,42 +127,203 @@ def settlement_of(
             delta=int(result["deltas"][p.seat]),
             winner=p.seat in result["winners"],
             dobonned=result["kind"] == "dobon" and p.seat == target,
+            tone=_tone(int(result["deltas"][p.seat]), "high"),
         )
         for p in players
     ]
     payments = [(names[a], names[b], int(pts)) for a, b, pts in result["payments"]]
-    sums = (trump_worked_sums(result, names) if game.game_kind == "trump_dobon"
-            else worked_sums(result, names, target))
     return Settlement(
         result["kind"], str(RESULT_KINDS.get(result["kind"], "")), int(result["rate"]),
-        seats, payments, sums,
+        seats, payments, worked_sums(result, names, target),
     )
 
 
-def trump_worked_sums(result: dict[str, Any], names: list[str]) -> list[str]:
+def _tone(delta: int, score_order: str) -> str:
+    """Good or bad as the game counts: highest total first, or (trump standard, §T16.3)
+    lowest first, where a negative change is good."""
+    better = delta < 0 if score_order == "low" else delta > 0
+    worse = delta > 0 if score_order == "low" else delta < 0
+    return "plus" if better else "minus" if worse else ""
+
+
+# -- trump Dobon's settlement (TRUMP-RULES.md §T15, §T16) -------------------------------------
+
+
+def dobonned_play(result: dict[str, Any], events: list[dict[str, Any]]
+                  ) -> tuple[int | None, list[str]] | None:
+    """The seat whose play was dobon'd and its cards: au, the play the first dobon answered
+    (§T15.3's card); standard, the result's (cut) target. None without a dobon."""
+    if result["kind"] not in ("dobon", "return"):
+        return None
+    first_dobon = next((i for i, e in enumerate(events) if e.get("type") == "dobon"), None)
+    if first_dobon is None:
+        return None
+    play = next((e for e in reversed(events[:first_dobon]) if e.get("type") == "play"), None)
+    seat = play.get("seat") if play else None
+    if result["score_order"] == "low":
+        target = list(result.get("target") or [])
+        return (seat, target) if target else None
+    return (seat, list(play["cards"])) if play and play.get("cards") else None
+
+
+def trump_how(result: dict[str, Any], names: list[str],
+              caught: tuple[int | None, list[str]] | None) -> str:
+    """One sentence: who dobon'd whom on which card, who returned it, who stopped or went out."""
+    def who(seats: list[int]) -> str:
+        return "・".join(names[s] for s in seats)
+    if caught is not None:
+        player, cards = caught
+        card = " ".join(trump_short(c) for c in cards)
+        chain = result.get("chain") or []
+        if result["score_order"] == "high" and len(chain) > 1 and result["kind"] == "return":
+            return _("%(who)s returned %(whom)s's dobon! (%(player)s's %(card)s)") % {
+                "who": who(result["winners"]), "whom": who(result["losers"]),
+                "player": names[player] if player is not None else "?", "card": card}
+        if result["score_order"] == "high" and len(chain) > 1:
+            return _("%(winner)s wins, %(loser)s pays (%(count)d dobons on %(player)s's "
+                     "%(card)s)") % {
+                "winner": who(result["winners"]), "loser": who(result["losers"]),
+                "count": len(chain), "player": names[player] if player is not None else "?",
+                "card": card}
+        if result["score_order"] == "low" and result["kind"] == "return":
+            return _("%(who)s returned %(whom)s's dobon! (%(card)s)") % {
+                "who": who(result["winners"]), "whom": who(result["losers"]), "card": card}
+        return _("%(who)s dobon'd %(whom)s on %(card)s!") % {
+            "who": who(result["winners"]), "whom": who(result["losers"]), "card": card}
+    if result["kind"] == "agari":
+        if result["score_order"] == "high":
+            return _("%(who)s stopped!") % {"who": who(result["winners"])}
+        return _("%(who)s went out!") % {"who": who(result["winners"])}
+    return ""
+
+
+def trump_settlement_of(result: dict[str, Any], players: list[GamePlayer],
+                        events: list[dict[str, Any]]) -> Settlement:
+    """A trump round's settlement: the sentence, each row's note and the worked sums."""
+    names = names_of(players)
+    finished: dict[str, Any] = next(
+        (e for e in reversed(events) if e.get("type") == "finished"), {}
+    )
+    hands = finished.get("hands") or [[] for _ in names]
+    caught = dobonned_play(result, events)
+    order = str(result["score_order"])
+    seats = []
+    for p in players:
+        delta = int(result["deltas"][p.seat])
+        seats.append(SettlementSeat(
+            seat=p.seat, name=p.display_name, is_cpu=is_cpu_seat(p),
+            hand=list(hands[p.seat]) if p.seat < len(hands) else [],
+            hand_points=int(result["hand_points"][p.seat]), delta=delta,
+            winner=p.seat in result["winners"],
+            dobonned=result["kind"] in ("dobon", "return") and p.seat in result["losers"],
+            tone=_tone(delta, order), note=_standard_note(result, p.seat) if order == "low" else "",
+            caught=tuple(caught[1]) if order == "high" and caught and caught[0] == p.seat else (),
+        ))
+    payments = [(names[a], names[b], int(pts)) for a, b, pts in result["payments"]]
+    return Settlement(
+        result["kind"], str(RESULT_KINDS.get(result["kind"], "")), int(result["rate"]),
+        seats, payments, trump_worked_sums(result, names, caught),
+        trump_how(result, names, caught),
+    )
+
+
+def _empty_hand_why(result: dict[str, Any], seat: int) -> str:
+    """Why a standard winner holds no cards and has base points 0 (§T16.1), or ""."""
+    if result["hand_points"][seat] != 0 or seat not in result["winners"]:
+        return ""
+    reasons = {"agari": _("went out: no cards left"),
+               "dobon": _("put out for the dobon: no cards left"),
+               "return": _("put out for the return: no cards left")}
+    return reasons.get(result["kind"], "")
+
+
+def _standard_note(result: dict[str, Any], seat: int) -> str:
+    if seat in (result.get("losers") or []):
+        return _("a loser's own hand is not counted")
+    return _empty_hand_why(result, seat)
+
+
+def trump_worked_sums(result: dict[str, Any], names: list[str],
+                      caught: tuple[int | None, list[str]] | None = None) -> list[str]:
     """TRUMP-RULES.md §T15 (au) or §T16 (standard) written out with this round's numbers."""
     if result["kind"] == "deck_out" and not result["winners"]:
         return [_("The deck ran out (T9): nobody won this round.")]
     if result["score_order"] == "high":
-        multiplier = result.get("multiplier")
-        if multiplier:
-            return [_("%(payer)s pays %(payee)s: value × 2^(2s held) × 2^(dobons) = %(points)d")
-                    % {"payer": names[a], "payee": names[b], "points": p}
-                    for a, b, p in result["payments"]]
-        return [_("%(payer)s pays %(payee)s: value of the hand × 2^(2s held) = %(points)d")
-                % {"payer": names[a], "payee": names[b], "points": p}
-                for a, b, p in result["payments"]]
+        return _au_sums(result, names, caught)
+    return _standard_sums(result, names)
+
+
+def _au_sums(result: dict[str, Any], names: list[str],
+             caught: tuple[int | None, list[str]] | None) -> list[str]:
+    """§T15.2 (each loser's hand value × its 2s) or §T15.3 (X's value, its factors, the payment)."""
+    points = result["hand_points"]
+    if result["kind"] == "agari":
+        lines = []
+        for payer, payee, amount in result["payments"]:
+            twos = (amount // points[payer]).bit_length() - 1 if points[payer] else 0
+            lines.append(_("%(payer)s → %(payee)s  %(points)d = %(payer)s's hand value %(value)d × "
+                           "%(factor)d for %(twos)d two(s)")
+                         % {"payer": names[payer], "payee": names[payee], "points": amount,
+                            "value": points[payer], "factor": 1 << twos, "twos": twos})
+        return lines
+    multiplier = result.get("multiplier")
+    if not multiplier or not result["payments"]:
+        return []
+    payer, payee, amount = result["payments"][0]
+    value = amount // multiplier
+    dobons = len(result.get("chain") or [])
+    twos = multiplier.bit_length() - 1 - dobons
+    card = " ".join(trump_short(c) for c in caught[1]) if caught else "?"
+    return [
+        _("Value %(sum)d = %(winner)s's hand %(w)d + %(loser)s's hand %(l)d + the dobon'd "
+          "%(card)s %(c)d") % {"sum": value, "winner": names[payee], "w": points[payee],
+                               "loser": names[payer], "l": points[payer], "card": card,
+                               "c": value - points[payee] - points[payer]},
+        (_("Multiplier ×%(m)d = ×%(f2)d for %(twos)d two(s) × ×%(fd)d for %(d)d dobon(s)")
+         if dobons == 1 else
+         _("Multiplier ×%(m)d = ×%(f2)d for %(twos)d two(s) × ×%(fd)d for %(d)d dobons and "
+           "returns"))
+        % {"m": multiplier, "f2": 1 << twos, "twos": twos, "fd": 1 << dobons, "d": dobons},
+        _("%(payer)s → %(payee)s  %(points)d = value %(sum)d × multiplier %(m)d")
+        % {"payer": names[payer], "payee": names[payee], "points": amount, "sum": value,
+           "m": multiplier},
+    ]
+
+
+def _standard_sums(result: dict[str, Any], names: list[str]) -> list[str]:
+    """§T16.3 for every seat, each term labelled: base points or w × …, each bonus by name."""
+    worst = result.get("worst")
     lines = []
-    if result.get("worst") is not None:
-        lines.append(_("Worst points (the highest base points of a non-loser): %(w)d")
-                     % {"w": result["worst"]})
+    if worst is not None:
+        lines.append(_("Worst points %(w)d (the highest base points of a seat that did not lose)")
+                     % {"w": worst})
+    losers = result.get("losers") or []
     for seat, score in enumerate(result["deltas"]):
         bonuses = [(name, p) for s, name, p in result.get("bonuses") or [] if s == seat]
-        part = score - sum(p for _name, p in bonuses)
-        terms = "".join(f" {'+' if p >= 0 else '−'} {abs(p)} ({BONUS_NAMES.get(n, n)})"
+        terms = "".join(f" {'+' if p >= 0 else '−'} {BONUS_NAMES.get(n, n)} {abs(p)}"
                         for n, p in bonuses)
-        lines.append(f"{names[seat]}: {part}{terms} = {score}")
+        if seat in losers and worst is not None:
+            if result["kind"] == "return":
+                part, first = worst * 6, _("worst %(w)d × 6 (a return)") % {"w": worst}
+            else:
+                winners = len(result["winners"])
+                part = worst * winners * 2
+                first = _("worst %(w)d × %(n)d winner(s) × 2") % {"w": worst, "n": winners}
+            if terms:
+                first = f"{first} = {part}"
+        else:
+            first = _("base points %(b)d") % {"b": result["hand_points"][seat]}
+            why = _empty_hand_why(result, seat)
+            if why:
+                first = _("%(base)s (%(why)s)") % {"base": first, "why": why}
+        total = f" = {signed_number(score)}" if terms or seat in losers else ""
+        lines.append(f"{names[seat]}: {first}{terms}{total}")
     return lines
+
+
+def signed_number(n: int) -> str:
+    """A result with a true minus sign (−200), as the table writes it."""
+    return f"−{-n}" if n < 0 else str(n)
 
 
 def worked_sums(result: dict[str, Any], names: list[str], target: int | None) -> list[str]:

@@ -36,9 +36,14 @@ def is_trump_card(code: str) -> bool:
     return code == "JK" or (code[:1] in SUIT_GLYPHS and code[1:].isdigit())
 
 
+def trump_short(code: str) -> str:
+    """"D12" → "♦Q", "JK" → "JK": trumpShort of static/js/trumpcards.js."""
+    return "JK" if code == "JK" else SUIT_GLYPHS[code[0]] + RANKS.get(code[1:], code[1:])
+
+
 def trump_chip(code: str) -> SafeString:
     suit = "JK" if code == "JK" else code[0]
-    text = "JK" if code == "JK" else SUIT_GLYPHS[suit] + RANKS.get(code[1:], code[1:])
+    text = trump_short(code)
     return format_html(
         '<span class="card-chip tchip s-{}" title="{}" data-card="{}">{}</span>',
         suit, code, code, text,

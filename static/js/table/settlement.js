@@ -99,7 +99,9 @@ export function renderSettlement(app) {
     return;
   }
   if (data.result.score_order) {  // a trump Dobon round (docs/trump-engine.md, §T20.7)
-    box.replaceChildren(...renderTrumpSettlement(app, data), settlementFoot(app, data));
+    // As for Dobon UNO: the sentence, then the next-round button, then the arithmetic.
+    const [title, ...rest] = renderTrumpSettlement(app, data);
+    box.replaceChildren(title, settlementFoot(app, data), ...rest);
     return;
   }
   const { result, names, hands } = data;

@@ -5,7 +5,7 @@
 // view.legal_actions; the page explains a rule, it never judges one.
 
 import { el } from "../dom.js";
-import { SUIT_GLYPH, handValue, numberOf, numberSum, sortTrump, suitName, trumpCard, trumpLabel, trumpShort } from "../trumpcards.js";
+import { SUIT_GLYPH, handValue, numberSum, sortTrump, suitName, trumpCard, trumpLabel, trumpShort } from "../trumpcards.js";
 import { renderDeckAndPile } from "./felt.js";
 import { fitHand } from "./hand.js";
 import { T } from "./strings.js";
@@ -230,8 +230,113 @@ function matchOf(result, app) {
   return result.match || (app.room && app.room.match) || null;
 }
 
+/** The seat whose play was dobon'd and that card (au: the latest play; standard: the
+ * target), or null when the round did not end on a dobon. */
+export function dobonnedCard(data) {
+  const { result, lastPlay } = data;
+  if (!["dobon", "return"].includes(result.kind)) return null;
+  if (result.score_order === "low") {
+    const target = result.target || [];
+    return target.length ? { seat: lastPlay ? lastPlay.seat : null, cards: target } : null;
+  }
+  if (!lastPlay || !lastPlay.cards || !lastPlay.cards.length) return null;
+  return { seat: lastPlay.seat, cards: lastPlay.cards };
+}
+
+/** One sentence: who dobon'd whom on which card, who returned it, or who went out. */
+export function trumpHowItEnded(data, name) {
+  const { result } = data;
+  const names = (seats) => seats.map(name).join("・");
+  const caught = dobonnedCard(data);
+  if (caught) {
+    const card = caught.cards.map(trumpShort).join(" ");
+    if (result.score_order === "low") {
+      return result.kind === "return" ? TT.howReturnStd(names(result.winners), names(result.losers), card)
+        : TT.howDobon(names(result.winners), names(result.losers), card);
+    }
+    const chain = result.chain || [];
+    const [winner] = result.winners;
+    const [loser] = result.losers;
+    if (chain.length <= 1) return TT.howDobon(name(winner), name(loser), card);
+    if (result.kind === "return") return TT.howReturnAu(name(winner), name(loser), name(caught.seat), card);
+    return TT.howChainAu(name(winner), name(loser), name(caught.seat), card, chain.length);
+  }
+  if (result.kind === "agari") return TT.howAgari[result.score_order === "low" ? "standard" : "au"](names(result.winners));
+  return "";
+}
+
+const MINUS = "−";
+const log2 = (n) => Math.round(Math.log2(n));
+
+/** §T15 written out: the value sum of X, each factor named, and each payment. */
+export function auWorkedSums(data, name) {
+  const { result } = data;
+  const points = result.hand_points;
+  if (result.kind === "agari") {
+    return result.payments.map(([payer, payee, amount]) => {
+      const twos = points[payer] ? log2(amount / points[payer]) : 0;
+      return TT.auStopLine(name(payer), name(payee), amount, points[payer], twos);
+    });
+  }
+  if (!result.multiplier || !result.payments.length) return [];
+  const [[payer, payee, amount]] = result.payments;
+  const sum = amount / result.multiplier;
+  const d = (result.chain || []).length;
+  const twos = log2(result.multiplier) - d;
+  const caught = dobonnedCard(data);
+  const cardValue = sum - points[payee] - points[payer];
+  const card = caught ? caught.cards.map(trumpShort).join(" ") : "?";
+  return [
+    TT.auSumLine(sum, [[name(payee), points[payee]], [name(payer), points[payer]]], card, cardValue),
+    TT.auFactorLine(result.multiplier, twos, d),
+    TT.auPayLine(name(payer), name(payee), amount, sum, result.multiplier),
+  ];
+}
+
+/** Why a standard seat holds no cards and has base points 0 (§T16.1), or null. */
+function emptyHandWhy(result, seat, hands) {
+  if (result.hand_points[seat] !== 0 || !result.winners.includes(seat)) return null;
+  if (result.kind === "agari") return TT.baseZero.agari;
+  if (hands && hands[seat] && hands[seat].length) return TT.baseZero[result.kind] || null;
+  return null;
+}
+
+/** §T16.3 for every seat, each term labelled: base points (or w × …), then each bonus by name. */
+export function standardWorkedSums(data, name) {
+  const { result, hands } = data;
+  const lines = [];
+  if (result.worst !== null && result.worst !== undefined) lines.push(TT.worstLine(result.worst));
+  result.deltas.forEach((score, seat) => {
+    const bonuses = (result.bonuses || []).filter(([s]) => s === seat);
+    const loser = (result.losers || []).includes(seat);
+    const terms = bonuses.map(([, bonus, p]) => ` ${p < 0 ? MINUS : "+"} ${TT.bonusNames[bonus] || bonus} ${Math.abs(p)}`).join("");
+    let first;
+    if (loser) {
+      const part = result.kind === "return" ? result.worst * 6 : result.worst * result.winners.length * 2;
+      const formula = result.kind === "return" ? TT.loserReturn(result.worst) : TT.loserDobon(result.worst, result.winners.length);
+      first = terms ? `${formula} = ${part}` : formula;
+    } else {
+      const why = emptyHandWhy(result, seat, hands);
+      first = `${TT.baseTerm} ${result.hand_points[seat]}${why ? TT.paren(why) : ""}`;
+    }
+    const total = terms || loser ? ` = ${signedNumber(score)}` : "";
+    lines.push(`${name(seat)}: ${first}${terms}${total}`);
+  });
+  return lines;
+}
+
+function signedNumber(n) {
+  return n < 0 ? `${MINUS}${-n}` : String(n);
+}
+
+/** Good and bad as the preset counts them: au higher is better, standard lower (§T16.3). */
+export function deltaClass(delta, scoreOrder) {
+  const better = scoreOrder === "low" ? delta < 0 : delta > 0;
+  const worse = scoreOrder === "low" ? delta > 0 : delta < 0;
+  return better ? "pos" : worse ? "neg" : "";
+}
+
 export function renderTrumpSettlement(app, data) {
-  const box = app.ui.settlement;
   const { result, names, hands } = data;
   const name = (seat) => names[seat] || `#${seat + 1}`;
   const preset = result.score_order === "low" ? "standard" : "au";
@@ -239,56 +344,54 @@ export function renderTrumpSettlement(app, data) {
   title.id = "settlement-title";
   const kind = TT.kinds[result.kind] || result.kind;
   title.textContent = result.winners.length ? TT.winner(result.winners.map(name).join("・"), kind) : TT.deckOut;
+  const how = trumpHowItEnded(data, name);
+  if (how) {
+    title.textContent = how;
+    title.dataset.testid = "settle-how";
+  }
   const meta = el("p", "settle-meta", preset === "au" ? TT.settleAu : TT.settleStd);
-  const facts = [];
-  if (result.multiplier) facts.push(TT.multiplier(result.multiplier));
-  if (result.chain) facts.push(`${TT.chain}: ${result.chain.map(([s, k]) => TT.chainEntry(name(s), k)).join(" → ")}`);
-  if (result.worst !== null && result.worst !== undefined) facts.push(TT.worst(result.worst));
   const match = matchOf(result, app);
+  const caught = dobonnedCard(data);
   const table = el("table", "settle-table");
   const head = el("tr");
   for (const h of ["", preset === "au" ? TT.value : TT.base, TT.delta, TT.total]) head.append(el("th", "", h));
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
-  const bonusesOf = (seat) => (result.bonuses || []).filter(([s]) => s === seat);
   result.deltas.forEach((delta, seat) => {
     const tr = el("tr", result.winners.includes(seat) ? "winner" : "");
     const who = el("th", "settle-name", name(seat));
     who.scope = "row";
     const handCell = el("td", "settle-hand");
-    if (hands[seat] && hands[seat].length) {
-      const cards = el("span", "settle-cards");
-      cards.append(...sortTrump(hands[seat]).map((c) => trumpCard(c)));
-      handCell.append(cards);
+    const cards = el("span", "settle-cards");
+    if (hands[seat] && hands[seat].length) cards.append(...sortTrump(hands[seat]).map((c) => trumpCard(c)));
+    if (preset === "au" && caught && caught.seat === seat) {
+      // The dobon'd card counts in the sum (§T15.3): show it in its player's hand.
+      for (const c of caught.cards) {
+        const card = trumpCard(c);
+        card.classList.add("caught");
+        card.title = TT.caughtCard;
+        cards.append(card);
+      }
     }
+    if (cards.children.length) handCell.append(cards);
     handCell.append(el("span", "settle-points", String(result.hand_points[seat])));
-    for (const [, bonus, points] of bonusesOf(seat)) {
-      handCell.append(el("span", "settle-bonus", `${TT.bonusNames[bonus] || bonus} ${points > 0 ? "+" : ""}${points}`));
-    }
-    const good = preset === "au" ? delta > 0 : delta < 0;
-    const bad = preset === "au" ? delta < 0 : delta > 0;
+    const note = preset === "standard" ? standardNote(result, seat, hands) : null;
+    if (note) handCell.append(el("span", "settle-note muted", note));
     const total = match && match.totals ? match.totals[seat] : undefined;
-    tr.append(who, handCell, el("td", good ? "pos" : bad ? "neg" : "", `${delta > 0 ? "+" : ""}${delta}`),
-      el("td", total !== undefined && total < 0 ? "neg" : "", total === undefined ? "—" : String(total)));
+    const totalClass = preset === "au" && total !== undefined && total < 0 ? "neg" : "";
+    tr.append(who, handCell, el("td", deltaClass(delta, result.score_order), signedNumber(delta)),
+      el("td", totalClass, total === undefined ? "—" : signedNumber(total)));
     body.append(tr);
   });
   table.append(thead, body);
-  const parts = [title, meta];
-  if (facts.length) parts.push(el("p", "settle-meta", facts.join(" · ")));
-  parts.push(table);
-  if (preset === "au") {
-    const payments = el("ul", "settle-payments");
-    for (const [payer, payee, points] of result.payments) {
-      payments.append(el("li", "", `${TT.pays(name(payer), name(payee), points)}  (${auSum(result, hands, payer, points)})`));
-    }
-    if (!result.payments.length) payments.append(el("li", "muted", TT.noPayments));
-    parts.push(payments);
-  } else {
-    const sums = el("ul", "settle-payments");
-    for (const line of standardSums(result, name)) sums.append(el("li", "", line));
-    if (sums.children.length) parts.push(sums);
-  }
+  const parts = [title, meta, table];
+  const sums = el("ul", "settle-payments");
+  sums.dataset.testid = "trump-sums";
+  const lines = preset === "au" ? auWorkedSums(data, name) : standardWorkedSums(data, name);
+  for (const line of lines) sums.append(el("li", "", line));
+  if (!lines.length) sums.append(el("li", "muted", preset === "au" ? TT.noPayments : TT.deckOut));
+  parts.push(sums);
   if (match) {
     const line = el("p", "settle-match");
     line.dataset.testid = "trump-match-line";
@@ -307,25 +410,11 @@ export function renderTrumpSettlement(app, data) {
   return parts;
 }
 
-/** §T15 written out for one payment: a stop's V × 2^t, a chain's X × 2^t × 2^d. */
-function auSum(result, hands, payer, points) {
-  if (result.multiplier) return `${points / result.multiplier} × ${result.multiplier}`;
-  const hand = hands[payer] || [];
-  const twos = hand.filter((c) => numberOf(c) === 2).length;
-  return `${handValue(hand, "au")} × 2^${twos}`;
-}
-
-/** §T16.3 for each loser: w × winners × 2 (dobon) or w × 6 (return), then bonuses. */
-function standardSums(result, name) {
-  const lines = [];
-  if (result.worst === null || result.worst === undefined) return lines;
-  for (const seat of result.losers || []) {
-    const bonus = (result.bonuses || []).filter(([s]) => s === seat).reduce((t, [, , p]) => t + p, 0);
-    const part = result.deltas[seat] - bonus;
-    const formula = result.kind === "return" ? `${result.worst} × 6` : `${result.worst} × ${result.winners.length} × 2`;
-    lines.push(`${name(seat)}: ${formula} = ${part}${bonus ? ` ${bonus > 0 ? "+" : "−"} ${Math.abs(bonus)} = ${result.deltas[seat]}` : ""}`);
-  }
-  return lines;
+/** A standard row's word on its base points: a loser's are not counted; a declarer's
+ * shown cards were put out, so it holds none (§T16.1, §T16.3). */
+function standardNote(result, seat, hands) {
+  if ((result.losers || []).includes(seat)) return TT.baseUnused;
+  return emptyHandWhy(result, seat, hands);
 }
 
 export const trumpHandValue = handValue;
