@@ -125,3 +125,17 @@ def test_the_readme_is_for_users_and_keeps_one_table_of_current_figures() -> Non
     history = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     assert "### Cost per move, before and after (issue 10)" in history
     assert "### Live play: issue #22's goals" in history
+
+
+def test_a_process_that_is_not_celery_sends_tasks_through_the_configured_broker() -> None:
+    """A daphne is not started with `celery -A dobon_site`: its tasks (due games, CPU
+    moves sent to the workers) must still go through REDIS_URL's broker. Without the app
+    loaded by the project package they went to Celery's default AMQP broker and were
+    refused (the deploy check's Chromium game waited for CPU moves that never came)."""
+    code = ("import django; django.setup(); from game import tasks; "
+            "print(tasks.expire_due_games_task.app.main, "
+            "tasks.expire_due_games_task.app.conf.broker_url)")
+    env = {**_production_env(), "REDIS_URL": "redis://127.0.0.1:6399/3"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["dobon_site", "redis://127.0.0.1:6399/3"]
