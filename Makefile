@@ -74,6 +74,7 @@ STRICT := \
 	game/management/bench/proxy.py \
 	game/management/bench/variants.py \
 	game/live/drain.py \
+	game/live/retry.py \
 	game/clock/lease.py \
 	game/ratings
 

@@ -48,6 +48,7 @@ from django.conf import settings
 
 from game import logs
 from game.live.groups import fanout_group
+from game.live.retry import retry_in_background
 
 log = logging.getLogger(__name__)
 
@@ -222,10 +223,14 @@ class Fanout:
         """A move committed in this process: one message for the other processes, then
         this process's sockets directly. The send is tried first and alone, so that no
         socket here can hold up (or undo) the others' copy."""
-        try:
+        async def to_the_others() -> None:
             await self.layer.group_send(fanout_group(move["room"]), sealed(move, self.origin))
-        except Exception:  # clients resync by version; a failed push must not undo a move
-            log.exception("fan-out of room %s failed", move["room"])
+
+        try:
+            await to_the_others()
+        except Exception:  # a failed push must not undo a move: tried again later
+            log.exception("fan-out of room %s failed, trying again", move["room"])
+            retry_in_background(to_the_others, f"the fan-out of room {move['room']}")
         await self.hand_out(move)
 
     async def hand_out(self, move: dict[str, Any]) -> None:

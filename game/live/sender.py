@@ -16,17 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 
 from game.live import fanout
-
-_lock = threading.Lock()
-_kept: dict[str, Any] = {"pid": None, "loop": None}
-
+from game.live.retry import kept_loop, retry_in_background
 
 Push = tuple[str, dict[str, Any]]  # (group, message)
 
@@ -35,14 +31,35 @@ def send(pushes: list[Push]) -> None:
     """Send each message to its group, in order, each move's pushes as one message to
     the processes serving its room (game/live/fanout.py: a worker or beat has no sockets
     of its own); nothing without a channel layer. Raises what the layer raises: the
-    caller logs it (its change is committed anyway)."""
-    from channels.layers import get_channel_layer
+    caller logs it and hands the pushes to `send_later` (its change is committed)."""
     from django.conf import settings
+
+    send_all = _sending(pushes)
+    if send_all is None:
+        return
+    backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+    if backend.startswith("channels_redis"):
+        run(send_all)  # a kept loop (and Redis connection) in workers and beat
+    else:
+        async_to_sync(send_all)()  # the in-memory layer's queues live on the server's loop
+
+
+def send_later(pushes: list[Push], what: str) -> None:
+    """The pushes `send` could not send, tried again in the background
+    (game/live/retry.py)."""
+    send_all = _sending(pushes)
+    if send_all is not None:
+        retry_in_background(send_all, what)
+
+
+def _sending(pushes: list[Push]) -> Callable[[], Awaitable[None]] | None:
+    """A coroutine function that sends `pushes` as `send` says, or None when there is
+    nothing to send or no channel layer."""
+    from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
     if layer is None or not pushes:
-        return
-
+        return None
     messages = [(group, fanout.sealed(message) if message["type"] == fanout.MOVE else message)
                 for group, message in fanout.packed(pushes)]
 
@@ -50,11 +67,7 @@ def send(pushes: list[Push]) -> None:
         for group, message in messages:
             await layer.group_send(group, message)
 
-    backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
-    if backend.startswith("channels_redis"):
-        run(send_all)  # a kept loop (and Redis connection) in workers and beat
-    else:
-        async_to_sync(send_all)()  # the in-memory layer's queues live on the server's loop
+    return send_all
 
 
 def run(make: Callable[[], Awaitable[None]], timeout: float = 30.0) -> None:
@@ -63,7 +76,7 @@ def run(make: Callable[[], Awaitable[None]], timeout: float = 30.0) -> None:
     if _has_outer_loop():
         async_to_sync(make)()
         return
-    future = asyncio.run_coroutine_threadsafe(_as_coroutine(make), _kept_loop())
+    future = asyncio.run_coroutine_threadsafe(_as_coroutine(make), kept_loop())
     future.result(timeout)
 
 
@@ -77,11 +90,3 @@ def _has_outer_loop() -> bool:
     return pid == os.getpid() and loop is not None
 
 
-def _kept_loop() -> asyncio.AbstractEventLoop:
-    with _lock:
-        if _kept["pid"] != os.getpid():  # first use, or a forked pool child
-            fresh = asyncio.new_event_loop()
-            threading.Thread(target=fresh.run_forever, name="dobon-sender", daemon=True).start()
-            _kept.update(pid=os.getpid(), loop=fresh)
-        loop: asyncio.AbstractEventLoop = _kept["loop"]
-        return loop

@@ -949,13 +949,17 @@ async def send_pushes(pushes: list[Push]) -> None:
         return
 
     async def push(group: str, message: dict[str, Any]) -> None:
-        try:
+        async def once() -> None:
             if message["type"] == fanout.MOVE:
                 await fanout.publish(layer, message)
             else:
                 await layer.group_send(group, message)
-        except Exception:  # clients resync by version; a failed push must not undo a move
-            log.exception("push to %s failed", group)
+
+        try:
+            await once()
+        except Exception as exc:  # a failed push must not undo a move: tried again later
+            log.error("push to %s failed, trying again", group, exc_info=withheld(exc))
+            sender.retry_in_background(once, f"a push to {group}")
 
     async def in_order(moves: list[Push]) -> None:
         # A finishing move and the next game of a match come in one batch: handed out
@@ -981,8 +985,13 @@ def notify_change(change: TableChange) -> None:
         if pending is not None:
             pending.extend(pushes)
         else:
-            sender.send(pushes)
-    except Exception as exc:  # clients resync by version; a failed push must not undo a move
+            try:
+                sender.send(pushes)
+            except Exception as exc:  # a failed push must not undo a move: tried again later
+                log.error("push failed for game %s v%s, trying again", change.game_id,
+                          change.version, exc_info=withheld(exc))
+                sender.send_later(pushes, f"the push of game {change.game_id} v{change.version}")
+    except Exception as exc:  # building the pushes failed: clients resync by version
         log.error("push failed for game %s v%s", change.game_id, change.version,
                   exc_info=withheld(exc))
 
