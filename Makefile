@@ -11,7 +11,7 @@ LOCK := requirements.lock
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install lock run test test-fast lint typecheck messages bench bench-load deploy-check clean
+.PHONY: install lock run test test-fast lint typecheck messages bench bench-variants bench-load deploy-check clean
 
 install: $(STAMP)
 
@@ -72,6 +72,7 @@ STRICT := \
 	game/management/bench/engines.py \
 	game/management/bench/goals.py \
 	game/management/bench/proxy.py \
+	game/management/bench/variants.py \
 	game/live/drain.py \
 	game/clock/lease.py \
 	game/ratings \
@@ -88,6 +89,12 @@ typecheck: install
 
 bench: install
 	$(BIN)/python -m game.management.bench.engines
+
+# CPU time per rule variant against another tree's engines (docs/variants.md), e.g.
+#   mkdir /tmp/base && git archive main game/rules game/__init__.py | tar -x -C /tmp/base
+#   make bench-variants BASE=/tmp/base
+bench-variants: install
+	$(BIN)/python game/management/bench/variants.py --base $(BASE)
 
 # Needs PostgreSQL and Redis (their own database / Redis db: the script flushes it).
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dobon_bench

@@ -55,7 +55,8 @@ class Bot:
         self.url, self.token, self.games_wanted = url, token, games
         self.game: int | None = None
         self.version: int | None = None
-        self.answered: tuple[int, int] | None = None
+        self.private = 0  # our own private step at `version` (a decline of ours: protocol.md)
+        self.answered: tuple[int, int, int] | None = None
         self.finished: set[int] = set()
         self.clock_offset = 0.0  # server time minus ours
         self.told_watching = False
@@ -98,7 +99,7 @@ class Bot:
         async with websockets.connect(self.url, additional_headers=headers) as socket:
             if self.game is not None:  # resume: every event after what we had
                 await self.send(socket, {"type": "sync", "game": self.game,
-                                         "version": self.version})
+                                         "version": self.version, "private": self.private})
             async for raw in socket:
                 await self.handle(socket, json.loads(raw))
                 if self.done():
@@ -119,16 +120,19 @@ class Bot:
         game, version = state["game"], state["version"]
         if game is None:
             return  # no game running: wait for the next one
+        if self.game is not None and game < self.game:
+            # The end of the game we were playing, which ended while we were away: the
+            # resuming sync sends it after the table we got on connecting (a newer
+            # game's). Read it; our place stays in the newer game.
+            self.note_end(state)
+            return
         if game == self.game and self.version is not None and state["from_version"] > self.version:
             # A version skipped (a push was lost): ask for what we missed.
-            await self.send(socket, {"type": "sync", "game": self.game, "version": self.version})
-        self.game, self.version = game, version
-        for event in state["events"]:
-            if event["type"] == "finished":
-                print(f"game {state['number']} over: {event['result']['kind']}, "
-                      f"deltas {event['result']['deltas']}")
+            await self.send(socket, {"type": "sync", "game": self.game, "version": self.version,
+                                     "private": self.private})
+        self.game, self.version, self.private = game, version, state.get("private", 0)
         if state["status"] != "running":
-            self.finished.add(game)
+            self.note_end(state)
             return
         if state["seat"] is None:
             if not self.told_watching:
@@ -137,17 +141,27 @@ class Bot:
             return
         self.told_watching = False
         view = state["view"]
-        if view is None or (game, version) == self.answered:
+        at = (game, version, self.private)  # a private step of ours is a new table too
+        if view is None or at == self.answered:
             return
         left = self.seconds_left(state["deadline"])
         if left is not None and left < 0:
             return  # too late: the server applies the automatic action (§R14) itself
         action = choose(view)
         if action is not None:
-            self.answered = (game, version)
+            self.answered = at
             # The version it answers: a table that moved on meanwhile refuses it
             # ("stale") rather than apply it to a different situation.
             await self.send(socket, {"type": "action", "action": action, "version": version})
+
+    def note_end(self, state: dict[str, Any]) -> None:
+        """A finished (or aborted) game's frame: say how it ended, count it."""
+        for event in state["events"]:
+            if event["type"] == "finished":
+                print(f"game {state['number']} over: {event['result']['kind']}, "
+                      f"deltas {event['result']['deltas']}")
+        if state["status"] != "running":
+            self.finished.add(state["game"])
 
     def seconds_left(self, deadline: float | None) -> float | None:
         """A server deadline as seconds from now on our clock (skew corrected)."""

@@ -449,9 +449,9 @@ def judge_games(run: Run, tables: Tables) -> None:
             missing = set(range(first or 1, version + 1)) - seen
             if missing:
                 lost += len(missing)
-                # Versions of a game that ended before the seat's resuming sync was
-                # answered: play.table_for serves events only for the running game, so
-                # nothing recovers them. When, on the run's clock, to set beside the steps.
+                # Versions that never reached the seat, not even through its resuming
+                # sync (which brings a game that ended meanwhile too: play.tables_for).
+                # When the game ended, on the run's clock, to set beside the steps.
                 when = f"{float(last_at) - run.started_wall:.1f}s" if last_at else "?"
                 never_saw_end = min(missing) > max(seen, default=0)
                 tail = " (the seat never saw the end)" if never_saw_end else ""

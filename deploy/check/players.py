@@ -120,6 +120,12 @@ class Player:
         # The versions this frame brings reached this socket, whatever came before.
         brought = range(message["from_version"] + 1, version + 1)
         self.covered.setdefault(game, set()).update(brought)
+        if self.game is not None and game < self.game:
+            # The catch-up of a game that ended while this socket was away, after the
+            # connect's table of the next one (docs/protocol.md, the resuming sync): its
+            # end, nothing to act on or to resume.
+            self.note_finished(game, message)
+            return
         held = self.version if game == self.game else 0
         if held is not None and message["from_version"] > held:
             # A push lost on the way, or a game begun while this socket was away: ask for
@@ -129,9 +135,7 @@ class Player:
                 self.game, self.version = game, 0
         elif game != self.game or self.version is None or version > self.version:
             self.game, self.version = game, version
-        for event in message.get("events") or []:
-            if event.get("type") == "finished":
-                self.finished[game] = event.get("result") or {}
+        self.note_finished(game, message)
         if message["status"] != "running":
             if self.on_finished is not None:
                 await self.on_finished(self, game)
@@ -143,3 +147,8 @@ class Player:
         if action is not None:
             self.answered = (game, version)
             await socket.send(json.dumps({"type": "action", "action": action, "version": version}))
+
+    def note_finished(self, game: int, message: dict[str, Any]) -> None:
+        for event in message.get("events") or []:
+            if event.get("type") == "finished":
+                self.finished[game] = event.get("result") or {}

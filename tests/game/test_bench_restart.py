@@ -5,13 +5,16 @@ the mode itself runs by hand (docs/performance.md, "Rolling restarts")."""
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 from pathlib import Path
+from random import Random
 
 import pytest
 from django.core.management.base import CommandError
 
 from game.management.bench import goals
-from game.management.bench.players import Player, Restart
+from game.management.bench.players import Player, Restart, missed_versions
 from game.management.bench.proxy import config
 from game.management.bench.restart import restart_report
 from game.management.commands.bench_load import Command, check_modes
@@ -93,3 +96,49 @@ def test_the_nginx_site_proxies_websockets_to_every_daphne_and_appends_the_addre
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in text
     assert text.startswith("user root;")
     assert not config(8080, [9001], Path("/tmp/p"), as_root=False).startswith("user")
+
+
+class Recorded:
+    """A socket that keeps what the player sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def frame(game: int | None, version: int | None, since: int | None = None,
+          status: str = "running") -> str:
+    return json.dumps({"type": "state", "game": game, "version": version, "status": status,
+                       "from_version": version if since is None else since, "view": None,
+                       "events": []})
+
+
+async def test_a_player_back_at_the_next_games_table_resumes_the_game_that_ended_meanwhile():
+    """Issue #30: the 1012 came at game 5 version 1; game 5 ended (version 3) and game 6
+    began before the player was back. Its resuming sync names game 5, the catch-up frame
+    fills versions 2–3 in without taking the table back, and no version is missed."""
+    p, stop, rng = Player("a", room=1, port=1, cookie="", act=False), asyncio.Event(), Random(1)
+    p.ws = Recorded()
+    p.receive(frame(5, 0), stop, rng)
+    p.receive(frame(5, 1, since=0), stop, rng)
+    p.restarts.append(Restart(100.0))
+    p.receive(frame(6, 0), stop, rng)  # the connect's table after the restart
+    await asyncio.sleep(0)  # the sync goes out in a task of its own
+    assert p.ws.sent == [{"type": "sync", "game": 5, "version": 1}]
+    assert missed_versions([p], {5: 3, 6: 0}) == 2, "before the catch-up: versions 2 and 3"
+    p.receive(frame(5, 3, since=1, status="finished"), stop, rng)
+    assert p.state["game"] == 6, "the catch-up does not take the table back"
+    p.receive(frame(6, 0), stop, rng)
+    assert missed_versions([p], {5: 3, 6: 0}) == 0
+    assert p.restarts[-1].back_at is not None
+
+
+def test_the_goals_judge_missed_versions_only_when_the_run_counted_them():
+    roll = {"proxy": "nginx", "rooms": 50, "server_errors": 0, "other_closes": {},
+            "sockets_not_back": 0}
+    lines = goals.judge({"rolling_restart": roll,
+                         "lost_updates": {"stale_sockets": 0, "versions_missed": 3}})
+    assert [(line["figure"], line["met"]) for line in lines][-1] == (3, False)
+    assert "ended games" in lines[-1]["goal"]

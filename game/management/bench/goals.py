@@ -123,12 +123,16 @@ def judge_restart(result: dict[str, Any]) -> list[dict[str, Any]]:
         return verdict(goal, figure, "0", judged and figure == 0, note)
 
     shown = roll.get("server_errors", 0) + sum(roll.get("other_closes", {}).values())
-    return [
+    lines = [
         zero("rolling restart: sockets behind the database (lost moves)",
              lost.get("stale_sockets", 0)),
         zero("rolling restart: errors shown (server errors, closes other than 1012)", shown),
         zero("rolling restart: sockets not back", roll.get("sockets_not_back", 0)),
     ]
+    if "versions_missed" in lost:  # results written before it was counted say nothing
+        lines.append(zero("rolling restart: versions that never reached a socket, of running "
+                          "and ended games (lost moves)", lost["versions_missed"]))
+    return lines
 
 
 def judge(result: dict[str, Any]) -> list[dict[str, Any]]:

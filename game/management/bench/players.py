@@ -54,6 +54,9 @@ class Player:
     # DOBON_PROXY_COUNT=1): admission limits count per address, so each room has its own.
     address: str | None = None
     arrivals: list[tuple[int, int, float]] = field(default_factory=list)  # game, version, time
+    # game → every version whose change reached this socket (a frame brings its
+    # from_version + 1 … version): what `missed_versions` compares with the database
+    covered: dict[int, set[int]] = field(default_factory=dict)
     sent: list[Sent] = field(default_factory=list)
     # (arrival, arrival − deadline) of each automatic action (idle rooms)
     timeouts: list[tuple[float, float]] = field(default_factory=list)
@@ -156,15 +159,37 @@ class Player:
         elif kind == "state":
             events = message.get("events") or []
             self.saw_timeout |= any(e.get("type") == "timeout" for e in events)
+            self.cover(message)
+            if self.is_catch_up(message):
+                return  # an ended game's end, after the next game's table: nothing to do
             self.on_state(message, now)
             if not stop.is_set():
                 self.react(stop, rng)
+
+    def cover(self, message: dict[str, Any]) -> None:
+        game, version = message["game"], message["version"]
+        if game is None:
+            return
+        since = message.get("from_version", version - 1)
+        seen = self.covered.setdefault(game, set())
+        if since == version:  # a plain table: the first one counts as had, no change
+            if not seen:
+                seen.add(version)
+            return
+        seen.update(range(since + 1, version + 1))
+
+    def is_catch_up(self, message: dict[str, Any]) -> bool:
+        """A resuming sync's catch-up frame: the end of a game older than the table this
+        socket shows (docs/protocol.md), which came first on the way back."""
+        shown = self.state["game"] if self.state is not None else None
+        return message["game"] is not None and shown is not None and message["game"] < shown
 
     def on_state(self, message: dict[str, Any], now: float) -> None:
         game, version = message["game"], message["version"]
         back = bool(self.restarts) and self.restarts[-1].back_at is None
         if back:  # the first table after a restart: the way back ends here
             self.restarts[-1].back_at = now
+            self.resume_ended_game(game)
         if game is not None:
             last = self.arrivals[-1] if self.arrivals else None
             # v2: a frame carries the events since `from_version`; v1 frames had one version.
@@ -182,6 +207,15 @@ class Player:
         self.state = message
         view = message["view"]
         self.deadline = view["turn_deadline"] if view else None
+
+    def resume_ended_game(self, game: int | None) -> None:
+        """Back after a restart at another game's table (or at none): the game this
+        socket was playing ended meanwhile; the resuming sync brings its end."""
+        held = self.state
+        if held is not None and held["game"] is not None and held["game"] != game and (
+            held["status"] == "running"
+        ):
+            self.resume(held["game"], held["version"])
 
     def resume(self, game: int, version: int) -> None:
         """Ask for the events since `version` (the reply fills the gap in the move log)."""
@@ -277,6 +311,17 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
         if kind in by_type:
             return rng.choice(by_type[kind])
     return legal[0]
+
+
+def missed_versions(players: list[Player], final: dict[int, int]) -> int:
+    """Versions that never reached a socket: of every game it had a frame of, those
+    after the first it had up to the game's last (`final`: game → version)."""
+    missed = 0
+    for p in players:
+        for game, seen in p.covered.items():
+            if seen and game in final:
+                missed += len(set(range(min(seen), final[game] + 1)) - seen)
+    return missed
 
 
 def percentile(values: list[float], q: float) -> float:

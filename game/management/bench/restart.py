@@ -128,4 +128,5 @@ def summary_line(result: dict[str, Any]) -> str:
             f"ms, max {roll['reconnect_ms']['max']} ms; not back {roll['sockets_not_back']}; "
             f"other closes {roll['other_closes'] or 0}; server errors "
             f"{roll['server_errors']}; stale sockets {lost['stale_sockets']}, "
+            f"versions missed {lost.get('versions_missed', 0)}, "
             f"version gaps {lost['version_gaps']}")

@@ -13,7 +13,7 @@ from typing import Any
 
 from game.management.bench import stack
 from game.management.bench.cost import CostMeter
-from game.management.bench.players import Player, delays, slowest, summary_ms
+from game.management.bench.players import Player, delays, missed_versions, slowest, summary_ms
 
 DRAIN_SECONDS = 30  # after the clocks stop: a socket still behind then is a lost update
 HANDSHAKES_IN_FLIGHT = 16  # a ramp, not one burst: daphne drops handshakes slower than 5 s
@@ -182,7 +182,10 @@ class Run:
             # waits, or dropped) is resumed by the client; stale sockets are lost updates.
             "lost_updates": {"version_gaps": sum(p.gaps for p in self.players),
                              "resumes": sum(p.resumes for p in self.players),
-                             "stale_sockets": stale},
+                             "stale_sockets": stale,
+                             # of running and ended games alike: a game that ended while
+                             # a socket was away is caught up by its resuming sync
+                             "versions_missed": missed_versions(self.players, final)},
             "drain_seconds": round(time.monotonic() - drain, 1),
             "connect_retries": sum(p.retries for p in self.players),
             "mean_states_per_socket": round(

@@ -48,6 +48,7 @@ from .house import DEFAULT_RULES, HouseRules
 from .outage import restart_due_clocks
 from .result import MAX_RATE, Result, settle_agari, settle_deck_out, settle_dobon
 from .rng import SeededRandom
+from .variant import Variant, expression, variant_of
 
 Event = dict[str, Any]
 Action = dict[str, Any]
@@ -126,7 +127,7 @@ class Game:
         "_timeout", "_lp_seat", "_lp_count", "_lp_points", "_chances", "_chance_dl",
         "_target", "_declarers", "_result", "_rng", "_rng_shared",
         "_mv_seat", "_mv_singles", "_mv_plays", "_mv_other",
-        "_class_total", "_masks", "_multi", "_rules",
+        "_class_total", "_masks", "_multi", "_rules", "_v",
     )
 
     _n: int
@@ -165,6 +166,7 @@ class Game:
     _mv_plays: dict[tuple[str, ...], Move]  # every other play, by its codes
     _mv_other: tuple[FrozenAction, ...]  # the actions without cards
     _rules: HouseRules             # HOUSE-RULES.md §G2: the rule set the game started with
+    _v: Variant                    # what the rules change, read where they do (variant.py)
 
     # ------------------------------------------------------------------ creation
 
@@ -231,7 +233,7 @@ class Game:
         g = cls.__new__(cls)
         n = len(hands)
         g._n = n
-        g._rules = rules
+        g._rules, g._v = rules, _variant(rules)
         g._hands = [list(h) for h in hands]
         g._index_hands()
         g._deck = list(reversed(deck))
@@ -709,8 +711,9 @@ class Game:
         return bool(MATCH[self._color + 1][top_rank] >> card & 1)
 
     def _stack_mask(self, top_rank: int) -> int:
-        """§R5.1: the ids that may go on an open draw stack topped by this rank."""
-        return STACK_ON[top_rank]
+        """§R5.1, §H3.1 (cross) and §H3.3 (off): the ids that may go on an open draw stack
+        topped by this rank (the default variant's table is §R5.1's)."""
+        return self._v.stack_accepts[top_rank]
 
     # ------------------------------------------------------------------ checks
 
@@ -743,6 +746,8 @@ class Game:
                 _fail("not_in_hand", f"you do not hold {ids.count(card)} × {CODE[card]}")
 
     def _check_going_out(self, seat: int, ids: list[int]) -> None:
+        if self._v.action_finish:  # §H4.1: any play may go out
+            return
         if len(ids) == len(self._hands[seat]) and not IS_NUMBER[ids[0]]:
             _fail("cannot_go_out_with_action_card", "you cannot go out with an action card (R8.1)")
 
@@ -762,6 +767,8 @@ class Game:
         return all(CLASS_OF[i] == cls for i in ids)
 
     def _check_cut_in(self, seat: int, ids: list[int]) -> None:
+        if self._v.cut_in == "off":  # §H2.2
+            _fail("cut_in_off", "cut-ins are off at this table (H2)")
         if not self._cut_in_cards(ids):
             _fail("not_your_turn", "it is not your turn")
         if self._phase is _AGARI_WAIT:
@@ -782,8 +789,15 @@ class Game:
         return all(CLASS_OF[i] == top_cls for i in ids)
 
     def _check_cut_in_on_stack(self) -> None:
-        """Refuse a cut-in on an open draw stack: nothing to refuse here (§R7 allows it);
-        some house rules do (§H3)."""
+        """§R7 allows a cut-in on an open draw stack; §H3.3 / §H3.4 may not."""
+        if self._cut_in_blocked():
+            _fail("no_cut_in_on_stack", "no cut-in on an open draw stack at this table (H3)")
+
+    def _cut_in_blocked(self) -> bool:
+        """§H3.3 / §H3.4 (§H3.5): no cut-in on a +2 or W+4 while its stack is open."""
+        if not self._stack or RANK[self._discards[-1]] not in (_DRAW_TWO, _WILD4):
+            return False
+        return not self._v.cut_in_on_stack
 
     def _check_turn(self, seat: int) -> None:
         self._check_running()
@@ -803,6 +817,8 @@ class Game:
             _fail("must_draw_or_stack", "stack a draw card or take the stack (R5)")
         if not self._drawn:
             _fail("must_draw_before_pass", "you may pass only after drawing (R4.2)")
+        if self._v.draw_until_playable:  # §H7.2
+            _fail("must_play_after_draw", "after drawing until playable you must play (H7)")
 
     def _check_color(self, seat: int, color: str) -> None:
         self._check_running()
@@ -842,18 +858,8 @@ class Game:
               cards: list[str] | None = None) -> list[Event]:
         """Put down ``ids`` (``cards`` are their codes when the caller has them)."""
         hand, totals = self._hands[seat], self._class_total
-        points = 0
-        for card in ids:
-            hand.remove(card)
-            left = hand.count(card)
-            if not left:
-                self._masks[seat] ^= _BIT[card]
-            elif left == 1:
-                self._multi[seat] ^= _BIT[card]
-            totals[CLASS_OF[card]] -= 1
-            points += POINTS[card]
+        points = self._remove(seat, ids)
         hand_points = self._points
-        hand_points[seat] -= points
         self._discards += ids
         self._lp_seat, self._lp_count, self._lp_points = seat, len(ids), points
         if self._chance_dl is not None:  # R7.2a: a new play closes every chance before it
@@ -883,6 +889,24 @@ class Game:
                 or totals[cls] > _class_count(hand, cls)):
             return [played, clock] + self._open_chances(seat, now)
         return [played, clock]
+
+    def _remove(self, seat: int, ids: list[int]) -> int:
+        """Take ``ids`` out of ``seat``'s hand, keeping its mask, multiples, the class totals
+        and its points in step (the one copy of this bookkeeping; ``_play_single`` writes
+        out its one-card case); returns the points taken out."""
+        hand, totals = self._hands[seat], self._class_total
+        points = 0
+        for card in ids:
+            hand.remove(card)
+            left = hand.count(card)
+            if not left:
+                self._masks[seat] ^= _BIT[card]
+            elif left == 1:
+                self._multi[seat] ^= _BIT[card]
+            totals[CLASS_OF[card]] -= 1
+            points += POINTS[card]
+        self._points[seat] -= points
+        return points
 
     def _play_single(self, seat: int, card: int, now: float) -> list[Event]:
         """_play for one card held once, played on turn: a ``_mv_singles`` play, half of
@@ -1166,8 +1190,10 @@ class Game:
         return [event] + self._close_dobon_wait(now)
 
     def _annotate_declaration(self, event: Event, seat: int) -> None:
-        """What a dobon or return event tells beyond the hand: nothing here (house rules
-        add the expression, §H8.4)."""
+        """What a dobon or return event tells beyond the hand: §H8.4's expression."""
+        if self._v.arithmetic:
+            points = [POINTS[c] for c in self._hands[seat]]
+            event["expression"] = expression(points, self._lp_points, True)
 
     def _close_other_dobons(self) -> None:
         """After a declaration every other open dobon chance stays open here (§R9.4);
@@ -1341,7 +1367,7 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (RNG included) that behaves identically."""
         g = self.__class__.__new__(self.__class__)
-        g._rules = self._rules
+        g._rules, g._v = self._rules, self._v
         g._n, g._dir, g._phase, g._color = self._n, self._dir, self._phase, self._color
         g._hands = [list(h) for h in self._hands]
         g._masks = list(self._masks)
@@ -1398,7 +1424,7 @@ class Game:
         rules = DEFAULT_RULES if saved == _DEFAULT_SAVED else HouseRules.from_mapping(saved)
         klass = _class_for(cls, rules)
         g = klass.__new__(klass)
-        g._rules = rules
+        g._rules, g._v = rules, _variant(rules)
         g._hands = [parse_cards(h) for h in d["hands"]]
         g._n = len(g._hands)
         g._index_hands()
@@ -1448,6 +1474,15 @@ def _class_for(cls: type[Game], rules: HouseRules) -> type[Game]:
     if not _house_classes:  # pragma: no cover - the package __init__ always registers it
         raise RuntimeError("game.rules.dobon_uno.house_game was not imported")
     return _house_classes[0]
+
+
+_DEFAULT_VARIANT = variant_of(DEFAULT_RULES)
+_DRAW_TWO, _WILD4 = int(Rank.DRAW_TWO), int(Rank.WILD_DRAW_FOUR)
+
+
+def _variant(rules: HouseRules) -> Variant:
+    """The rule set's variant (the default one without hashing the rules)."""
+    return _DEFAULT_VARIANT if rules is DEFAULT_RULES else variant_of(rules)
 
 
 def _as_time(now: Any) -> float:

@@ -4,9 +4,9 @@
 engine house rule is not at its default, and a plain :class:`Game` otherwise, so a
 default game never reads a house rule (its hot paths stay as they are). Every method
 here overrides the one place of :class:`Game` where a house rule changes something, reads
-the frozen rule set (``self._rules``) there and cites its H-id; with a rule at its default
-each method does what ``Game``'s does (tests/rules/test_house_default_equivalence.py
-plays both side by side).
+the game's frozen variant (``self._v``, variant.py: built once from the rule set) there and
+cites its H-id; with a rule at its default each method does what ``Game``'s does
+(tests/rules/test_house_default_equivalence.py plays both side by side).
 
 >>> g = Game.from_setup(hands=[["R7", "G3", "G9"], ["Y1", "Y2", "Y9"], ["B4", "B8"]],
 ...                     first_card="R5", deck=["G1"], first_player=0,
@@ -33,15 +33,12 @@ from .cards import (
     ID_OF,
     IS_NUMBER,
     MATCH,
-    POINTS,
     RANK,
-    STACK_ON,
     Rank,
     groups,
     mask_of,
 )
 from .game import (
-    _BIT,
     _CHANCE_KINDS,
     _COLOR,
     _DOBON_WAIT,
@@ -66,46 +63,16 @@ from .game import (
     register_house_class,
 )
 from .result import Result, add_payments, settle_dobon
+from .variant import expression
 
 _SWAP = Phase.SWAP
 _AGARI_WAIT = Phase.AGARI_WAIT
-_DRAW_TWO, _WILD4 = int(Rank.DRAW_TWO), int(Rank.WILD_DRAW_FOUR)
-_DRAW_TWO_MASK = mask_of(i for i in range(len(CODE)) if RANK[i] == _DRAW_TWO)
-# §H3.1: under "cross" a +2 of any colour also stacks on a W+4.
-_CROSS_STACK_ON = tuple(
-    STACK_ON[rank] | (_DRAW_TWO_MASK if rank == _WILD4 else 0) for rank in range(16)
-)
 _NUMBER_IDS_BY_RANK = tuple(
     tuple(i for i in range(len(CODE)) if IS_NUMBER[i] and RANK[i] == r) for r in range(10)
 )
 _FORCE_MASK = mask_of(FORCE_IDS)
 _PENALTY = 20  # §H10.3.4: what a false declarer pays each other seat, times the rate
-_MINUS, _TIMES, _DIVIDE = "\u2212", "\u00d7", "\u00f7"
-
-
-def expression(points: list[int], value: int, arithmetic: bool) -> str | None:
-    """§H8.4: the one expression by which a hand's card points make ``value``, or None.
-
-    >>> expression([2, 3], 6, True), expression([20, 5], 4, True), expression([4], 4, True)
-    ('2 × 3 = 6', '20 ÷ 5 = 4', '4 = 4')
-    >>> expression([2, 3], 6, False) is None, expression([1, 2, 3], 6, True)
-    (True, '1 + 2 + 3 = 6')
-    """
-    if arithmetic and len(points) == 2:
-        a, b = points
-        big, small = max(a, b), min(a, b)
-        for made, text in ((a + b, f"{a} + {b}"), (big - small, f"{big} {_MINUS} {small}"),
-                           (a * b, f"{a} {_TIMES} {b}")):
-            if made == value:
-                return f"{text} = {value}"
-        if b and a % b == 0 and a // b == value:
-            return f"{a} {_DIVIDE} {b} = {value}"
-        if a and b % a == 0 and b // a == value:
-            return f"{b} {_DIVIDE} {a} = {value}"
-        return None
-    if sum(points) != value:
-        return None
-    return " + ".join(str(p) for p in points) + f" = {value}"
+_DRAW_TWO, _WILD4 = int(Rank.DRAW_TWO), int(Rank.WILD_DRAW_FOUR)
 
 
 class HouseGame(Game):
@@ -149,15 +116,8 @@ class HouseGame(Game):
             return
         super()._find_moves(seat)
 
-    def _stack_mask(self, top_rank: int) -> int:
-        """§R5.1, §H3.1 (cross) and §H3.3 (off): the ids that may go on the open stack."""
-        stacking = self._rules.stacking
-        if stacking == "off":
-            return 0
-        return (_CROSS_STACK_ON if stacking == "cross" else STACK_ON)[top_rank]
-
     def _find_turn_plays(self, seat: int) -> int:
-        rules = self._rules
+        v = self._v
         top_rank = RANK[self._discards[-1]]
         hand = self._hands[seat]
         if self._stack:
@@ -168,10 +128,10 @@ class HouseGame(Game):
             if not self._drawn:
                 self._mv_other = _DRAW
             else:  # §H7.2: after a draw-until-playable the player must play
-                self._mv_other = () if rules.draw_until_playable else _PASS
+                self._mv_other = () if v.draw_until_playable else _PASS
         plays: dict[tuple[str, ...], Move] = {}
         size = len(hand)
-        may_finish = rules.action_finish  # §H4.1
+        may_finish = v.action_finish  # §H4.1
         for card in _ids(playable & ~_FORCE_MASK):
             count = hand.count(card)
             if count == size and not IS_NUMBER[card] and not may_finish:
@@ -181,7 +141,7 @@ class HouseGame(Game):
         if playable & _FORCE_MASK:
             plays.update(_force_plays_for(_force_counts(hand), 0 if may_finish else size,
                                           cut_in=False))
-        if rules.mixed_color_multi and not self._stack:  # §H5.1, §H5.4
+        if v.mixed_multi and not self._stack:  # §H5.1, §H5.4
             for rank in {RANK[c] for c in _ids(self._masks[seat]) if IS_NUMBER[c]}:
                 plays.update(self._mixed_plays(hand, rank, cut_in=False))
         self._mv_seat, self._mv_singles, self._mv_plays = seat, 0, plays
@@ -211,25 +171,18 @@ class HouseGame(Game):
                 plays[codes] = (ids, cut_in, play_action(codes))
         return plays
 
-    def _cut_in_blocked(self) -> bool:
-        """§H3.3 / §H3.4 (§H3.5): no cut-in on a +2 or W+4 while its stack is open."""
-        rules = self._rules
-        if not self._stack or RANK[self._discards[-1]] not in (_DRAW_TWO, _WILD4):
-            return False
-        return rules.stacking == "off" or not rules.stack_cut_in
-
     def _cut_in_plays(self, seat: int) -> dict[tuple[str, ...], Move]:
         """§R7.1 with §H2.1 (same number), §H4.3 (action-card finish) and §H5 (mixed)."""
-        rules = self._rules
+        v = self._v
         top = self._discards[-1]
         hand = self._hands[seat]
         size = len(hand)
-        may_finish = rules.action_finish
+        may_finish = v.action_finish
         if CLASS_OF[top] == FORCE_CLASS:
             return _force_plays_for(_force_counts(hand), 0 if may_finish else size, cut_in=True)
         plays: dict[tuple[str, ...], Move] = {}
         cards = [top]
-        if rules.cut_in == "same_number" and IS_NUMBER[top]:
+        if v.same_number_cut_in and IS_NUMBER[top]:
             cards = list(_NUMBER_IDS_BY_RANK[RANK[top]])
         for card in cards:
             count = hand.count(card)
@@ -237,7 +190,7 @@ class HouseGame(Game):
                 count -= 1
             for codes, ids in groups(card, count) if count else ():
                 plays[codes] = (ids, True, play_action(codes))
-        if rules.cut_in == "same_number" and rules.mixed_color_multi and IS_NUMBER[top]:
+        if v.same_number_cut_in and v.mixed_multi and IS_NUMBER[top]:
             plays.update(self._mixed_plays(hand, RANK[top], cut_in=True))
         return plays
 
@@ -259,37 +212,19 @@ class HouseGame(Game):
         the first card is the one that must match the field)."""
         if super()._together(ids):
             return True
-        return (self._rules.mixed_color_multi and all(IS_NUMBER[i] for i in ids)
+        return (self._v.mixed_multi and all(IS_NUMBER[i] for i in ids)
                 and len({RANK[i] for i in ids}) == 1)
-
-    def _check_going_out(self, seat: int, ids: list[int]) -> None:
-        if not self._rules.action_finish:  # §H4.1: any play may go out
-            super()._check_going_out(seat, ids)
 
     def _cut_in_cards(self, ids: list[int]) -> bool:
         """§R7.1, or §H2.1: number cards of the top's number (§H5: in several colours)."""
         top = self._discards[-1]
         if all(CLASS_OF[i] == CLASS_OF[top] for i in ids):
             return True
-        if self._rules.cut_in != "same_number" or not IS_NUMBER[top]:
+        if not self._v.same_number_cut_in or not IS_NUMBER[top]:
             return False
         if not all(IS_NUMBER[i] and RANK[i] == RANK[top] for i in ids):
             return False
-        return self._rules.mixed_color_multi or len(set(ids)) == 1
-
-    def _check_cut_in(self, seat: int, ids: list[int]) -> None:
-        if self._rules.cut_in == "off":  # §H2.2
-            _fail("cut_in_off", "cut-ins are off at this table (H2)")
-        super()._check_cut_in(seat, ids)
-
-    def _check_cut_in_on_stack(self) -> None:
-        if self._cut_in_blocked():
-            _fail("no_cut_in_on_stack", "no cut-in on an open draw stack at this table (H3)")
-
-    def _check_pass(self, seat: int) -> None:
-        super()._check_pass(seat)
-        if self._rules.draw_until_playable:  # §H7.2
-            _fail("must_play_after_draw", "after drawing until playable you must play (H7)")
+        return self._v.mixed_multi or len(set(ids)) == 1
 
     def _check_swap(self, seat: int, target: Any) -> None:
         self._check_running()
@@ -323,19 +258,7 @@ class HouseGame(Game):
 
     def _makes(self, hand: list[int]) -> bool:
         """§R9.1 / §R10.1 with §H8.1 (four operations) and §H9.1 (numbers only)."""
-        rules = self._rules
-        if rules.number_only_dobon and not all(IS_NUMBER[c] for c in hand):
-            return False
-        if not hand:
-            return False
-        value = self._lp_points
-        if rules.arithmetic_dobon and len(hand) == 2:
-            return expression([POINTS[c] for c in hand], value, True) is not None
-        return sum(POINTS[c] for c in hand) == value
-
-    def _expression(self, seat: int) -> str | None:
-        """§H8.4: the event's expression (only with four-operation dobon on)."""
-        return expression([POINTS[c] for c in self._hands[seat]], self._lp_points, True)
+        return self._v.makes(hand, self._lp_points)
 
     def _dobon_bit(self, seat: int) -> int:
         """Whether ``seat`` has a dobon chance on the last play (and is asked in §R8.2's
@@ -343,14 +266,14 @@ class HouseGame(Game):
         whose hand makes the play (§R9.1)."""
         if self._lost[seat]:
             return 0
-        if self._rules.blind_dobon or self._makes(self._hands[seat]):
+        if self._v.blind or self._makes(self._hands[seat]):
             return DOBON
         return 0
 
     def _cut_in_bit(self, seat: int) -> int:
         """§R7.1 with §H2 (mode), §H3.3/§H3.4 (open stacks) and §H4.3 (action-card finish)."""
-        rules = self._rules
-        if seat == self._turn or rules.cut_in == "off" or self._cut_in_blocked():
+        v = self._v
+        if seat == self._turn or v.cut_in == "off" or self._cut_in_blocked():
             return 0
         top = self._discards[-1]
         hand = self._hands[seat]
@@ -358,11 +281,11 @@ class HouseGame(Game):
             held = sum(map(hand.count, FORCE_IDS))
         else:
             held = hand.count(top)
-        if not held and rules.cut_in == "same_number" and IS_NUMBER[top]:
+        if not held and v.same_number_cut_in and IS_NUMBER[top]:
             held = sum(map(hand.count, _NUMBER_IDS_BY_RANK[RANK[top]]))
         if not held:
             return 0
-        if IS_NUMBER[top] or len(hand) > 1 or rules.action_finish:  # §R16.2, §H4.3
+        if IS_NUMBER[top] or len(hand) > 1 or v.action_finish:  # §R16.2, §H4.3
             return CUT_IN
         return 0
 
@@ -387,31 +310,15 @@ class HouseGame(Game):
         if rank <= 9 or rank == _FORCE:
             self._color = COLOR_OF[last]
             nxt = (seat + self._dir) % self._n
-            if rank == 7 and self._rules.seven_zero:  # §H6.1, §H6.4
+            if rank == 7 and self._v.seven_zero:  # §H6.1, §H6.4
                 events = self._seven(seat, nxt, now)
-            elif rank == 0 and self._rules.seven_zero:  # §H6.2
+            elif rank == 0 and self._v.seven_zero:  # §H6.2
                 events = self._rotate(seat) + [self._start_turn(nxt, now)]
             else:
                 events = [self._start_turn(nxt, now)]
         else:
             events = [self._apply_effect(seat, ids, now)]
         return [played] + events + self._open_chances(seat, now)
-
-    def _remove(self, seat: int, ids: list[int]) -> int:
-        """Take ``ids`` out of the hand, keeping the derived counts; returns their points."""
-        hand, totals = self._hands[seat], self._class_total
-        points = 0
-        for card in ids:
-            hand.remove(card)
-            left = hand.count(card)
-            if not left:
-                self._masks[seat] ^= _BIT[card]
-            elif left == 1:
-                self._multi[seat] ^= _BIT[card]
-            totals[CLASS_OF[card]] -= 1
-            points += POINTS[card]
-        self._points[seat] -= points
-        return points
 
     def _open_chances(self, player: int, now: float) -> list[Event]:
         chances = self._chances
@@ -547,7 +454,7 @@ class HouseGame(Game):
         """§H12.1: the discards but the last play, shuffled, become the deck."""
         keep = self._lp_count
         under = self._discards[:-keep]
-        if not self._rules.reshuffle or not under:
+        if not self._v.reshuffle or not under:
             return []
         del self._discards[:-keep]
         self._own_rng().shuffle(under)
@@ -560,7 +467,7 @@ class HouseGame(Game):
         reshuffle events, and whether the game ends by deck-out (§R12.1, §H12.2)."""
         got: list[int] = []
         events: list[Event] = []
-        reshuffle = self._rules.reshuffle
+        reshuffle = self._v.reshuffle
         while until_playable or len(got) < count:
             if not self._deck:
                 events += self._refill(seat)
@@ -588,7 +495,7 @@ class HouseGame(Game):
     def _draw_one(self, seat: int) -> list[Event]:
         """§R4.2's draw, or §H7.1's draw until playable; no turn event."""
         self._close_chances()
-        got, events, out = self._pull(seat, 1, self._rules.draw_until_playable)
+        got, events, out = self._pull(seat, 1, self._v.draw_until_playable)
         events.append({"type": "draw", "to": None, "seat": seat, "count": len(got)})
         if got:
             events.append({"type": "drawn", "to": seat, "seat": seat,
@@ -620,16 +527,12 @@ class HouseGame(Game):
     # -- declarations: §H8, §H10, §H11
 
     def _declare(self, seat: int, now: float) -> list[Event]:
-        if self._rules.blind_dobon and not self._makes(self._hands[seat]):
+        if self._v.blind and not self._makes(self._hands[seat]):
             return self._false_declaration(seat, "dobon", now)  # §H10.3
         return super()._declare(seat, now)
 
-    def _annotate_declaration(self, event: Event, seat: int) -> None:
-        if self._rules.arithmetic_dobon:
-            event["expression"] = self._expression(seat)  # §H8.4
-
     def _close_other_dobons(self) -> None:
-        multi = self._rules.multi_dobon
+        multi = self._v.multi_dobon
         if multi == "first":  # §H11.1: no wait
             self._chances = [0] * self._n
         elif multi == "nearest":
@@ -653,7 +556,7 @@ class HouseGame(Game):
 
     def _close_dobon_wait(self, now: float) -> list[Event]:
         events: list[Event] = []
-        if self._rules.multi_dobon == "nearest" and len(self._declarers) > 1:  # §H11.2
+        if self._v.multi_dobon == "nearest" and len(self._declarers) > 1:  # §H11.2
             winner = min(self._declarers, key=self._distance)
             self._void = [s for s in self._declarers if s != winner]
             self._declarers = [winner]
@@ -664,10 +567,10 @@ class HouseGame(Game):
         """§R10.1 with §H8.2 / §H9.2; §H10.2: under blind dobon the return is always offered."""
         if self._lost[target]:
             return False
-        return self._rules.blind_dobon or self._makes(self._hands[target])
+        return self._v.blind or self._makes(self._hands[target])
 
     def _return(self, seat: int, now: float) -> list[Event]:
-        if self._rules.blind_dobon and not self._makes(self._hands[seat]):
+        if self._v.blind and not self._makes(self._hands[seat]):
             return self._false_declaration(seat, "return", now)  # §H10.4
         return super()._return(seat, now)
 
@@ -685,7 +588,7 @@ class HouseGame(Game):
             self._chances[seat] = 0
             self._chance_dl = None
             return [event] + self._finish(self._settle_dobon(returned=False), self._target)
-        if self._phase is _DOBON_WAIT and self._rules.multi_dobon == "nearest":
+        if self._phase is _DOBON_WAIT and self._v.multi_dobon == "nearest":
             self._end_wait_if_settled()  # §H11.2: a nearer seat's chance is gone
         if any(self._chances):
             return [event]
@@ -697,7 +600,7 @@ class HouseGame(Game):
     def _decline(self, seat: int, now: float, timed_out: bool = False) -> list[Event]:
         self._declined[seat] = True  # §H6.6: no new chance on this play
         self._late.pop(seat, None)
-        if self._phase is _DOBON_WAIT and self._rules.multi_dobon == "nearest":
+        if self._phase is _DOBON_WAIT and self._v.multi_dobon == "nearest":
             self._chances[seat] = 0
             self._end_wait_if_settled()
         return super()._decline(seat, now, timed_out)
@@ -741,7 +644,7 @@ class HouseGame(Game):
             seat = self._chooser
             target = self.automatic_swap_target(seat)
             return [_timeout_event(seat, "swap")] + self._swap(seat, target, deadline)
-        if self._phase is _COLOR or self._stack or not self._rules.draw_until_playable:
+        if self._phase is _COLOR or self._stack or not self._v.draw_until_playable:
             return super()._clock_timeout(deadline)
         seat = self._turn  # §H7 timeouts: draw until playable, then play the last drawn card
         if self._drawn:

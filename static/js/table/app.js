@@ -9,6 +9,7 @@ import { H, noticeFor, renderRulesChip, turnText } from "./house.js";
 import { logEntry } from "./log.js";
 import { fly, pulse } from "./motion.js";
 import { RoomPanel } from "./roompanel.js";
+import { frameVerdict, resumeTarget } from "./frames.js";
 import { gameOver, lateRefusal, renderSettlement } from "./settlement.js";
 import { TableSocket } from "./socket.js";
 import { Sound, vibrate } from "./sound.js";
@@ -46,13 +47,16 @@ export class TableApp {
     this.pending = false;
     this.starting = false;
     this.resuming = false;
+    this.resumingGame = null;  // the game a reconnect resumes, until its first table came
     this.sound = new Sound();
     const panel = document.getElementById("room-panel");
     this.panel = panel ? new RoomPanel(panel) : null;
     this.socket = new TableSocket(root.dataset.wsUrl, {
       onMessage: (m) => this.receive(m),
       onStatus: (s) => this.connection(s),
-      position: () => (this.state && this.state.game ? { game: this.state.game, version: this.state.version } : null),
+      position: () => (this.state && this.state.game
+        ? { game: this.state.game, version: this.state.version, private: this.state.private || 0 }
+        : null),
     });
     this.wire();
     setInterval(() => this.tick(), 100);
@@ -131,6 +135,10 @@ export class TableApp {
 
   connection(status) {
     this.connStatus = status;
+    // Back after a drop or a restart: the socket resumes the game shown (socket.js), and
+    // the server's first table may be a newer game's, sent before the resume's answer
+    // (the end of this game, then that table again): frames.js.
+    if (status === "open") this.resumingGame = resumeTarget(this.state);
     // "restarting": the server said it restarts (1012) and the socket is already on its
     // way back; nothing to tell the player unless it takes long (socket.js).
     const text = { connecting: T.connecting, reconnecting: T.reconnecting, open: "", restarting: "" }[status];
@@ -156,9 +164,10 @@ export class TableApp {
 
   applyState(message) {
     const old = this.state;
-    const sameGame = old && message.game !== null && old.game === message.game;
-    if (sameGame && message.version < old.version) return; // an old frame, overtaken
-    if (sameGame && message.from_version !== undefined && message.from_version > old.version) {
+    const verdict = frameVerdict(old, message, this.resumingGame);
+    this.resumingGame = null;  // only the new connection's first table is in question
+    if (verdict === "connect" || verdict === "old") return;
+    if (verdict === "gap") {
       // A gap: fetch the missing events and the table with them (one sync at a time).
       if (!this.resuming) {
         this.resuming = true;
@@ -167,6 +176,13 @@ export class TableApp {
       return;
     }
     this.resuming = false;
+    if (verdict === "room") {  // the finished game stays on the table, as after a live end
+      this.room = message.room;
+      this.dropOtherKindsGame();
+      this.render();
+      return;
+    }
+    const sameGame = old && message.game !== null && old.game === message.game;
     const events = message.events || [];
     // A new game, or the end of this one: no selection (and, as the prompts are drawn from
     // the view's legal actions, no colour picker or chance prompt) outlives it.
