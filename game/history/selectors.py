@@ -25,7 +25,16 @@ from game.models.history import (
     RoomStanding,
     TrumpPlayerStats,
 )
-from game.services.history import readable_games_q, room_standings
+from game.services.history import (
+    StandingKind,
+    kind_key,
+    kind_label,
+    kinds_in_order,
+    lowest_first,
+    readable_games_q,
+    room_standings_by_kind,
+    standing_kind,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -55,7 +64,8 @@ def room_history_page(room: Room, page_number: Any, readable: Q | None = None) -
         .filter(readable or Q())
         .exclude(status=Game.Status.RUNNING)  # the predicate of the game_over_by_room index
         .order_by("-number")
-        .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at")
+        .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at",
+              "game_kind", "preset")
         # §G10: each row names its rules; only that key of the initial state is read.
         .annotate(house_rules=F("initial_state__house_rules"))
         .prefetch_related(_players_prefetch())
@@ -65,10 +75,13 @@ def room_history_page(room: Room, page_number: Any, readable: Q | None = None) -
 
 @dataclass(frozen=True)
 class DobonMatrix:
-    """Declarer (rows) × target (columns): `cells[i][j]` is a tally or None."""
+    """Declarer (rows) × target (columns) of one game kind: `cells[i][j]` is a tally or
+    None. `key` and `label` name the kind ("trump_au", "Trump Dobon (au)")."""
 
     names: list[dict[str, Any]]
     cells: list[list[DobonTally | None]]
+    key: str = ""
+    label: str = ""
 
     @property
     def rows(self) -> list[tuple[dict[str, Any], list[DobonTally | None]]]:
@@ -79,26 +92,39 @@ class DobonMatrix:
         return all(cell is None for row in self.cells for cell in row)
 
 
-def dobon_matrix(room: Room) -> DobonMatrix:
-    """Who dobon'd whom in the room; only players who dobon'd or were dobon'd appear."""
+def dobon_matrices(room: Room) -> list[DobonMatrix]:
+    """Who dobon'd whom in the room, one matrix per game kind with dobons (Dobon UNO's
+    and each trump preset's apart: a tally joins two lines of one kind), the room's
+    current kind first. One query."""
     tallies = list(
         DobonTally.objects.filter(room=room).select_related("declarer", "target")
     )
+    by_kind: dict[StandingKind, list[DobonTally]] = {}
+    for t in tallies:
+        by_kind.setdefault(standing_kind(t.declarer.game_kind, t.declarer.preset), []).append(t)
+    return [_matrix_of(kind, by_kind[kind]) for kind in kinds_in_order(room, set(by_kind))
+            if kind in by_kind]
+
+
+def _matrix_of(kind: StandingKind, tallies: list[DobonTally]) -> DobonMatrix:
+    """Only players who dobon'd or were dobon'd appear, best of the kind first."""
     people: dict[int, RoomStanding] = {}
     for t in tallies:
         people.setdefault(t.declarer_id, t.declarer)
         people.setdefault(t.target_id, t.target)
-    order = sorted(people.values(), key=lambda r: (-r.points, r.name))
+    low = lowest_first(kind)
+    order = sorted(people.values(), key=lambda r: (r.points if low else -r.points, r.name))
     index = {r.pk: i for i, r in enumerate(order)}
     cells: list[list[DobonTally | None]] = [[None] * len(order) for _ in order]
     for t in tallies:
         cells[index[t.declarer_id]][index[t.target_id]] = t
     names = [{"name": r.display_name, "user_id": r.user_id, "is_cpu": r.is_cpu} for r in order]
-    return DobonMatrix(names, cells)
+    return DobonMatrix(names, cells, kind_key(kind), kind_label(kind))
 
 
 def standings(room: Room) -> list[dict[str, Any]]:
-    return room_standings(room)
+    """The room's standings, one table per game kind (room_standings_by_kind)."""
+    return room_standings_by_kind(room)
 
 
 def ended_sessions(room: Room) -> list[RoomSession]:

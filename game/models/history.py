@@ -3,8 +3,9 @@
 The history pages read these instead of adding up thousands of games per request
 (game/services/history.py writes them, game/history/selectors.py reads them):
 
-- `RoomStanding`: one line per player who ever finished a game in a room (past members
-  keep theirs), with points, games, wins by kind, times dobon'd and deck-outs.
+- `RoomStanding`: one line per player, game kind and trump preset who ever finished a game
+  in a room (past members keep theirs), with points, games, wins by kind, times dobon'd
+  and deck-outs.
 - `PlayerStats`: the same per registered user over every room, plus the best game and
   points per game for the leaderboard. CPU players have none.
 - `DobonTally`: who dobon'd whom in a room (declarer × target), with counts and points.
@@ -66,6 +67,9 @@ class RoomStanding(Counters):
     game_kind = models.CharField(
         _("game"), max_length=16, choices=GameKind.choices, default=GameKind.DOBON_UNO
     )
+    # And one per trump preset: au and standard points never add up either (issue #33);
+    # empty for Dobon UNO.
+    preset = models.CharField(_("preset"), max_length=16, blank=True, default="")
 
     class Meta:
         verbose_name = _("room standing")
@@ -73,12 +77,14 @@ class RoomStanding(Counters):
         ordering = ["room", "-points", "name"]
         constraints = [
             models.UniqueConstraint(
-                fields=["room", "game_kind", "user"], condition=Q(user__isnull=False),
-                name="one_standing_per_user_per_room_kind",
+                fields=["room", "game_kind", "preset", "user"],
+                condition=Q(user__isnull=False),
+                name="one_standing_per_user_per_room_kind_preset",
             ),
             models.UniqueConstraint(
-                fields=["room", "game_kind", "cpu_key"], condition=Q(user__isnull=True),
-                name="one_standing_per_cpu_per_room_kind",
+                fields=["room", "game_kind", "preset", "cpu_key"],
+                condition=Q(user__isnull=True),
+                name="one_standing_per_cpu_per_room_kind_preset",
             ),
         ]
 

@@ -180,11 +180,11 @@ def rebuild_all() -> int:
 
 def _record_standings(game: Game, outcomes: list[SeatOutcome]) -> dict[int, RoomStanding]:
     """The room's line for each seat, created when missing, counted, saved."""
-    kind = game.game_kind or GameKind.DOBON_UNO
+    kind, preset = standing_kind(game.game_kind, game.preset)
     RoomStanding.objects.bulk_create(
         [
             RoomStanding(room_id=game.room_id, user_id=o.user_id, name=o.name, is_cpu=o.is_cpu,
-                         cpu_key=o.cpu_key, game_kind=kind)
+                         cpu_key=o.cpu_key, game_kind=kind, preset=preset)
             for o in outcomes
         ],
         ignore_conflicts=True,
@@ -193,7 +193,7 @@ def _record_standings(game: Game, outcomes: list[SeatOutcome]) -> dict[int, Room
     cpus = [o.cpu_key for o in outcomes if o.user_id is None]
     rows = (
         RoomStanding.objects.select_for_update()
-        .filter(room_id=game.room_id, game_kind=kind)
+        .filter(room_id=game.room_id, game_kind=kind, preset=preset)
         .filter(Q(user_id__in=users) | Q(user__isnull=True, cpu_key__in=cpus))
         .order_by("pk")
     )
@@ -312,23 +312,81 @@ def _record_dobons(
 # -- reading what the live room panel needs --------------------------------------------------
 
 
+# A standings line's kind: (game kind, preset), the preset empty for Dobon UNO. Points of
+# two kinds never add up (au and standard neither), and each kind has its own order.
+StandingKind = tuple[str, str]
+STANDING_KINDS: tuple[StandingKind, ...] = (
+    (GameKind.DOBON_UNO, ""), (GameKind.TRUMP_DOBON, "au"), (GameKind.TRUMP_DOBON, "standard"),
+)
+
+
+def standing_kind(game_kind: str | None, preset: str | None) -> StandingKind:
+    """The line a game of `game_kind` and `preset` counts into (a room's too: its
+    `game_kind` and `trump_preset`)."""
+    if game_kind == GameKind.TRUMP_DOBON:
+        return GameKind.TRUMP_DOBON, preset or "au"
+    return GameKind.DOBON_UNO, ""
+
+
+def kind_label(kind: StandingKind) -> str:
+    """The kind's name as every page says it ("Trump Dobon (au)")."""
+    from django.utils.translation import gettext as _
+
+    if kind[0] != GameKind.TRUMP_DOBON:
+        return _("Dobon UNO")
+    return _("Trump Dobon (standard)") if kind[1] == "standard" else _("Trump Dobon (au)")
+
+
+def kind_key(kind: StandingKind) -> str:
+    """The kind's name in pages and tests, as the leaderboards name their boards
+    ("dobon_uno", "trump_au", "trump_standard")."""
+    return f"trump_{kind[1]}" if kind[0] == GameKind.TRUMP_DOBON else GameKind.DOBON_UNO
+
+
+def room_kind(room: Room) -> StandingKind:
+    return standing_kind(room.game_kind, room.trump_preset)
+
+
+def lowest_first(kind: StandingKind) -> bool:
+    """Trump standard ranks the lowest total first (`score_order` "low", §T17.3); au and
+    Dobon UNO the highest."""
+    return kind == (GameKind.TRUMP_DOBON, "standard")
+
+
+def kinds_in_order(room: Room, present: set[StandingKind]) -> list[StandingKind]:
+    """The room's own kind first (shown even before its first game), then the other
+    kinds the room has lines of, in STANDING_KINDS' order."""
+    own = room_kind(room)
+    return [own, *(k for k in STANDING_KINDS if k != own and k in present)]
+
+
 def room_standings(room: Room) -> list[dict[str, Any]]:
-    """Every player with a line in the room (past members included), best first:
+    """The lines of the room's current kind (past members included), best first:
     `{"username", "kind", "points", "games", "wins": {...}, "dobonned", "deck_outs",
     "seated"}`. Two queries, whatever the number of games."""
+    return room_standings_by_kind(room)[0]["rows"]
+
+
+def room_standings_by_kind(room: Room) -> list[dict[str, Any]]:
+    """Every kind the room has lines of, the room's current kind first: `{"game_kind",
+    "preset", "lowest_first", "rows"}`, each kind's rows (as `room_standings`) in its own
+    order. Two queries, whatever the number of games and kinds."""
     seated = set(room.memberships.values_list("user_id", flat=True))
-    rows = RoomStanding.objects.filter(room=room, game_kind=room.game_kind).order_by(
-        *standing_order(room)
-    )
-    return [standing_dict(r, r.user_id in seated if r.user_id else False) for r in rows]
-
-
-def standing_order(room: Room) -> tuple[str, ...]:
-    """Best first: highest points, except trump standard, where lowest totals win
-    (`score_order` "low", §T17.3)."""
-    if room.game_kind == GameKind.TRUMP_DOBON and room.trump_preset == "standard":
-        return ("points", "-games", "name")
-    return ("-points", "-games", "name")
+    by_kind: dict[StandingKind, list[RoomStanding]] = {}
+    for row in RoomStanding.objects.filter(room=room):
+        by_kind.setdefault(standing_kind(row.game_kind, row.preset), []).append(row)
+    sections = []
+    for kind in kinds_in_order(room, set(by_kind)):
+        low = lowest_first(kind)
+        rows = sorted(by_kind.get(kind, []),
+                      key=lambda r: (r.points if low else -r.points, -r.games, r.name))
+        sections.append({
+            "game_kind": kind[0], "preset": kind[1], "key": kind_key(kind),
+            "label": kind_label(kind), "lowest_first": low,
+            "rows": [standing_dict(r, r.user_id in seated if r.user_id else False)
+                     for r in rows],
+        })
+    return sections
 
 
 def standing_dict(row: RoomStanding, seated: bool) -> dict[str, Any]:

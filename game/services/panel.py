@@ -24,7 +24,7 @@ from game import logs
 from game.history import ratings
 from game.live import sender
 from game.live.groups import room_group
-from game.models import Game, GamePlayer, Membership, Room, cpu_display_name
+from game.models import Game, GameKind, GamePlayer, Membership, Room, cpu_display_name
 from game.rules import describe_house_rules, normalize_house_rules
 from game.services import engines, house
 
@@ -146,7 +146,8 @@ StandingKey = tuple[int | None, int | None, str | None]
 
 
 def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
-    """The seated members by points (best first), with how many games each finished here
+    """The seated members by points (best first), with how many games of the room's current
+    kind each finished here
     (as the room's history counts them: an aborted game is not settled, a running one not
     yet). A CPU's games are those of a CPU of its level on its room seat."""
     people = [m.user_id for m in members if m.user_id is not None]
@@ -155,6 +156,7 @@ def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
         (user_id, index if user_id is None else None, level): n
         for user_id, index, level, n in GamePlayer.objects.filter(
             game__room=room, game__status=Game.Status.FINISHED)
+        .filter(_games_of_kind(room))
         .filter(Q(user_id__in=people) | Q(cpu_level__isnull=False, room_seat_index__in=cpu_seats))
         .values("user_id", "room_seat_index", "cpu_level")
         .annotate(n=Count("id"))
@@ -171,6 +173,15 @@ def standings(room: Room, members: list[Membership]) -> list[dict[str, Any]]:
         for m in members
     ]
     return sorted(rows, key=lambda r: (-r["points"], r["username"]))
+
+
+def _games_of_kind(room: Room) -> Q:
+    """The room's games of its current kind and preset: the panel counts those only, as
+    its points are that kind's (issue #33: never one kind's games beside another's points)."""
+    if room.is_trump:
+        presets = ["au", ""] if room.trump_preset == "au" else [room.trump_preset]
+        return Q(game__game_kind=room.game_kind, game__preset__in=presets)
+    return ~Q(game__game_kind=GameKind.TRUMP_DOBON)
 
 
 def _standing_key(m: Membership) -> StandingKey:

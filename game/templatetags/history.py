@@ -11,7 +11,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from game.models import Room
-from game.services.history import is_cpu_seat, reads_whole_room, room_standings
+from game.services.history import is_cpu_seat, reads_whole_room, room_standings_by_kind
 
 register = template.Library()
 
@@ -106,5 +106,5 @@ def standings_panel(context: dict[str, Any], room: Room) -> dict[str, Any]:
     return {
         "room": room,
         "readable": readable,
-        "standings": room_standings(room) if readable else [],
+        "standings": room_standings_by_kind(room) if readable else [],
     }

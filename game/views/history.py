@@ -24,7 +24,10 @@ from game.services.history import (
     can_read_history,
     games_read_by,
     is_cpu_seat,
+    kind_key,
+    kind_label,
     reads_whole_room,
+    standing_kind,
 )
 from game.templatetags.history import signed
 
@@ -82,7 +85,7 @@ def room_history(request: HttpRequest, room_id: int) -> HttpResponse:
         "whole_room": whole,
         "standings": selectors.standings(room) if whole else [],
         "sessions": selectors.ended_sessions(room) if whole else [],
-        "matrix": selectors.dobon_matrix(room) if whole else None,
+        "matrices": selectors.dobon_matrices(room) if whole else [],
     }
     return render(request, "game/history/room_history.html", context)
 
@@ -104,7 +107,14 @@ def _history_row(game: Game) -> dict[str, Any]:
         "winners": ", ".join(present.winners_of(game, names)),
         "seats": [_seat_line(p) for p in players],
         "rules": house_text.summarize(getattr(game, "house_rules", None)),  # §G10, D4
+        "game": _game_kind(game),
     }
+
+
+def _game_kind(game: Game) -> dict[str, str]:
+    """Which game and preset the row played (a room may switch between games)."""
+    kind = standing_kind(game.game_kind, game.preset)
+    return {"key": kind_key(kind), "label": kind_label(kind)}
 
 
 def _seat_line(player: Any) -> tuple[str, bool, str, str, str]:
