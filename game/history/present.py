@@ -207,12 +207,17 @@ def trump_settlement_of(result: dict[str, Any], players: list[GamePlayer],
     hands = finished.get("hands") or [[] for _ in names]
     caught = dobonned_play(result, events)
     order = str(result["score_order"])
+    # standard: a declarer's (or returner's) cards were put out, not held; show them as the
+    # table does (§T19.4), beside the note that says why its base points are 0
+    put_out = {e["seat"]: list(e.get("hand") or []) for e in events
+               if order == "low" and e.get("type") in ("dobon", "return")}
     seats = []
     for p in players:
         delta = int(result["deltas"][p.seat])
+        held = list(hands[p.seat]) if p.seat < len(hands) else []
         seats.append(SettlementSeat(
             seat=p.seat, name=p.display_name, is_cpu=is_cpu_seat(p),
-            hand=list(hands[p.seat]) if p.seat < len(hands) else [],
+            hand=held or (put_out.get(p.seat, []) if p.seat in result["winners"] else []),
             hand_points=int(result["hand_points"][p.seat]), delta=delta,
             winner=p.seat in result["winners"],
             dobonned=result["kind"] in ("dobon", "return") and p.seat in result["losers"],

@@ -82,6 +82,14 @@ def test_t15_3_au_settlement_names_the_dobon_and_writes_the_value_sum_out(
         expect(box.locator("tbody tr").nth(1).locator("td").nth(1)).to_have_class("pos")
         assert _shoot(a, f"au-ja-{label}") == []
 
+        # the game's page says the same (game/history/present.py)
+        a.page.goto(f"http://127.0.0.1:{port}/games/{game.pk}/")
+        expect(a.page.get_by_test_id("settlement-how")).to_have_text("bobがaliceの♦8にドボン！")
+        expect(a.page.get_by_test_id("settlement-sums").locator("li").nth(0)).to_have_text(
+            "合計値 36 = bobの手札 8 + aliceの手札 20 + ドボンされた♦8 8")
+        a.page.locator("#settlement").screenshot(path=str(OUT / f"au-ja-{label}-game.png"))
+        assert a.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
         b = _open(browser, port, bob, game.room_id, size, "en")
         box = b.page.get_by_test_id("settlement")
         expect(box.get_by_test_id("settle-how")).to_have_text("bob dobon'd alice on ♦8!")
@@ -123,6 +131,13 @@ def test_t16_3_standard_settlement_labels_every_row_and_greens_a_negative_score(
         # the owner's next-round button comes before the arithmetic, on the first screen
         expect(box.get_by_test_id("next-game")).to_be_in_viewport()
         assert _shoot(a, f"std-ja-{label}") == []
+
+        a.page.goto(f"http://127.0.0.1:{port}/games/{game.pk}/")
+        expect(a.page.get_by_test_id("settlement-how")).to_have_text("carolがaliceの♥Kにドボン！")
+        expect(a.page.get_by_test_id("settlement-note")).to_have_text(
+            ["敗者の手札は数えません", "ドボンで出した札：手札なし"])
+        a.page.locator("#settlement").screenshot(path=str(OUT / f"std-ja-{label}-game.png"))
+        assert a.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
         c = _open(browser, port, carol, game.room_id, size, "en")
         box = c.page.get_by_test_id("settlement")

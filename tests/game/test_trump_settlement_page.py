@@ -103,6 +103,11 @@ def test_t16_3_standard_page_labels_every_row_and_greens_a_negative_score_ja(
         " − クイックドボン 100 = −200",
         "dave: 基本点 26",
     ]
+    # carol's put-out cards are shown (her hand is empty), beside the note
+    carol_row = re.search(r'<th scope="row">carol.*?</tr>', html, re.S)
+    assert carol_row and re.findall(r'data-card="(\w+)"', carol_row.group(0)) == [
+        "C3", "D3", "H3", "S2", "H2"]
+    assert "(no cards)" not in carol_row.group(0) and "（手札なし）" not in carol_row.group(0)
     notes = _row_notes(html)
     assert notes == {"alice": "敗者の手札は数えません", "carol": "ドボンで出した札：手札なし"}
     # lower is better (§T16.3): carol's −200 is good, alice's +162 bad
