@@ -66,6 +66,7 @@ STRICT := \
 	game/json_values.py \
 	game/clock/heartbeat.py \
 	game/metrics.py \
+	game/logs.py \
 	game/management/bench/cost.py \
 	game/management/bench/players.py \
 	game/management/bench/engines.py \

@@ -50,6 +50,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from daphne import cli as daphne_cli
+from daphne.access import AccessLogGenerator
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
@@ -286,7 +288,22 @@ class LimitedCommandLine(CommandLineInterface):
     server_class = LimitedServer
 
 
+access_log = logging.getLogger("dobon_site.access")
+
+
+class LoggedAccess(AccessLogGenerator):  # type: ignore[misc]
+    """daphne's access log through `logging` (`dobon_site.access`, INFO), so that with
+    DOBON_LOG_FORMAT=json its lines are JSON like every other (game/logs.py); daphne
+    writes them to standard output in its own format otherwise."""
+
+    def write_entry(self, host: str, date: Any, request: str, status: Any = None,
+                    length: Any = None, ident: Any = None, user: Any = None) -> None:
+        access_log.info("%s \"%s\" %s %s", host, request, status or "-", length or "-")
+
+
 def main(argv: list[str] | None = None) -> None:
+    if os.environ.get("DOBON_LOG_FORMAT", "").strip().lower() == "json":
+        daphne_cli.AccessLogGenerator = LoggedAccess  # the one the command line builds
     LimitedCommandLine().run(with_limits(sys.argv[1:] if argv is None else argv))
 
 

@@ -156,6 +156,10 @@ DOBON_METRICS_ALLOWED = check_networks(
 # Sign-up floods: at most this many sign-up attempts per address and window.
 DOBON_SIGNUP_LIMIT = env_int("DOBON_SIGNUP_LIMIT", 10)
 DOBON_SIGNUP_WINDOW = timedelta(minutes=env_int("DOBON_SIGNUP_WINDOW_MINUTES", 60))
+# Wrong invite codes per address and per account in a window (game/services/invite_guesses.py).
+DOBON_INVITE_GUESSES_PER_ADDRESS = env_int("DOBON_INVITE_GUESSES_PER_ADDRESS", 30)
+DOBON_INVITE_GUESSES_PER_ACCOUNT = env_int("DOBON_INVITE_GUESSES_PER_ACCOUNT", 20)
+DOBON_INVITE_GUESS_WINDOW_SECONDS = env_int("DOBON_INVITE_GUESS_WINDOW_SECONDS", 600)
 
 # A match's JSON log: one download per user every so many seconds (game/views/matches.py).
 DOBON_MATCH_LOG_SECONDS = env_int("DOBON_MATCH_LOG_SECONDS", 10)
@@ -314,10 +318,16 @@ CELERY_BEAT_SCHEDULE = {
 # overload): the game resumes with fresh timeouts instead of playing the outage's turns.
 DOBON_CLOCK_OUTAGE_SECONDS = float(env_str("DOBON_CLOCK_OUTAGE_SECONDS", "30"))
 # /readyz (game/services/health.py): the clock is alive when its last sweep is at most
-# this old (the sweep runs every DOBON_SWEEP_SECONDS; beat taking over from a killed
-# holder takes longer, and /readyz says so meanwhile); each check answers within
+# this old. The sweep runs every DOBON_SWEEP_SECONDS, but a standby beat taking over from
+# a killed holder sweeps only after the lock ran out and one renewal more (16-19 s
+# measured with the defaults): the default tolerates that take-over (the lock's lifetime,
+# two renewals and 6 s), so that a load balancer acting on /readyz does not take every
+# host out while the clock changes hands. Each check answers within
 # DOBON_HEALTH_TIMEOUT_SECONDS or fails.
-DOBON_CLOCK_STALE_SECONDS = float(env_str("DOBON_CLOCK_STALE_SECONDS", "10"))
+DOBON_CLOCK_STALE_SECONDS = float(env_str(
+    "DOBON_CLOCK_STALE_SECONDS",
+    str(DOBON_CLOCK_LOCK_SECONDS + 2 * DOBON_CLOCK_LOCK_RENEW_SECONDS + 6),
+))
 DOBON_HEALTH_TIMEOUT_SECONDS = float(env_str("DOBON_HEALTH_TIMEOUT_SECONDS", "2"))
 DOBON_INPROCESS_SCHEDULER = env_bool("DOBON_INPROCESS_SCHEDULER", default=not CELERY_BROKER_URL)
 
@@ -439,6 +449,10 @@ DOBON_WS_MESSAGES_PER_USER_PER_SECOND = env_int("DOBON_WS_MESSAGES_PER_USER_PER_
 DOBON_WS_MESSAGE_BURST_PER_USER = env_int("DOBON_WS_MESSAGE_BURST_PER_USER", 160)
 # Sockets of non-members watching one room, over every process; the next is closed (4412).
 DOBON_WS_MAX_WATCHERS_PER_ROOM = env_int("DOBON_WS_MAX_WATCHERS_PER_ROOM", 300)
+# Of those, the sockets one account may hold in a room it is not a member of, and the
+# places only the room's invited guests may take (issue #31).
+DOBON_WS_MAX_WATCHER_SOCKETS_PER_ACCOUNT = env_int("DOBON_WS_MAX_WATCHER_SOCKETS_PER_ACCOUNT", 3)
+DOBON_WS_WATCHER_PLACES_FOR_GUESTS = env_int("DOBON_WS_WATCHER_PLACES_FOR_GUESTS", 30)
 # After a socket from a client address is refused by a room's watcher cap (4412), that
 # address's next sockets into that room are told to come back later (4411, before any
 # database work) for this many seconds: a crowd retrying costs one full check per address

@@ -55,7 +55,8 @@ class Bot:
         self.url, self.token, self.games_wanted = url, token, games
         self.game: int | None = None
         self.version: int | None = None
-        self.answered: tuple[int, int] | None = None
+        self.private = 0  # our own private step at `version` (a decline of ours: protocol.md)
+        self.answered: tuple[int, int, int] | None = None
         self.finished: set[int] = set()
         self.clock_offset = 0.0  # server time minus ours
         self.told_watching = False
@@ -98,7 +99,7 @@ class Bot:
         async with websockets.connect(self.url, additional_headers=headers) as socket:
             if self.game is not None:  # resume: every event after what we had
                 await self.send(socket, {"type": "sync", "game": self.game,
-                                         "version": self.version})
+                                         "version": self.version, "private": self.private})
             async for raw in socket:
                 await self.handle(socket, json.loads(raw))
                 if self.done():
@@ -127,8 +128,9 @@ class Bot:
             return
         if game == self.game and self.version is not None and state["from_version"] > self.version:
             # A version skipped (a push was lost): ask for what we missed.
-            await self.send(socket, {"type": "sync", "game": self.game, "version": self.version})
-        self.game, self.version = game, version
+            await self.send(socket, {"type": "sync", "game": self.game, "version": self.version,
+                                     "private": self.private})
+        self.game, self.version, self.private = game, version, state.get("private", 0)
         if state["status"] != "running":
             self.note_end(state)
             return
@@ -139,14 +141,15 @@ class Bot:
             return
         self.told_watching = False
         view = state["view"]
-        if view is None or (game, version) == self.answered:
+        at = (game, version, self.private)  # a private step of ours is a new table too
+        if view is None or at == self.answered:
             return
         left = self.seconds_left(state["deadline"])
         if left is not None and left < 0:
             return  # too late: the server applies the automatic action (§R14) itself
         action = choose(view)
         if action is not None:
-            self.answered = (game, version)
+            self.answered = at
             # The version it answers: a table that moved on meanwhile refuses it
             # ("stale") rather than apply it to a different situation.
             await self.send(socket, {"type": "action", "action": action, "version": version})

@@ -4,11 +4,13 @@ imports this module back."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from celery import shared_task
 from celery.signals import worker_process_init
 
+from game.clock import heartbeat
 from game.services import clock, matches
 
 # A row another process holds (a person's move, mostly) is tried again this much later, a
@@ -21,7 +23,9 @@ RETRIES = 5
 def expire_due_games_task() -> int:
     """Beat, every DOBON_SWEEP_SECONDS (run inside beat by game/clock/beat.py): find the
     due games and send each to a worker (without a broker: do them here)."""
-    return clock.dispatch_due_games()
+    sent = clock.dispatch_due_games()
+    heartbeat.record_sweep(time.time())  # /readyz: the clock is alive (DOBON_SWEEP_IN_BEAT off)
+    return sent
 
 
 @shared_task(bind=True, ignore_result=True)

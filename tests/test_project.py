@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_TOP_LEVEL = {
     "manage.py", "pyproject.toml", "README.md", "dobon_site", "game", "accounts",
-    "templates", "static", "tests", ".ci", "Makefile", "docs", "requirements.lock",
+    "templates", "static", "tests", ".ci", "Makefile", "docs", "deploy", "requirements.lock",
 }
 
 

@@ -23,7 +23,13 @@ SECRET_GAME_FIELDS = ("state", "initial_state")
 # Fields no lookup of anyone but a superuser may touch: the hidden state, and the event
 # log's inputs and payloads, where a running auction's bids (`step`: `{"action": {"type":
 # "bid", "amount": 777}}`), drawn cards and private answers lie (issue #31).
-SECRET_LOOKUP_FIELDS = (*SECRET_GAME_FIELDS, "step", "data")
+# The game's own count of changes and its clocks count private answers too (a declined
+# chance is a change; an open one a deadline): staff who are not superusers see the
+# public version only (docs/protocol.md, "Versions and private answers").
+INTERNAL_GAME_FIELDS = ("version", "next_deadline", "cpu_due", "private_steps",
+                        "claim_version", "claimed_until")
+SECRET_LOOKUP_FIELDS = (*SECRET_GAME_FIELDS, *INTERNAL_GAME_FIELDS, "step", "data")
+HIDDEN_GAME_FIELDS = (*SECRET_GAME_FIELDS, *INTERNAL_GAME_FIELDS)
 TIMELINE_LIMIT = 400
 
 
@@ -52,18 +58,23 @@ class HistoryGameAdminMixin(NoSecretLookupsMixin):
         fields = list(super().get_readonly_fields(request, obj))  # type: ignore[misc]
         fields += ["replay_link", "settlement_summary", "timeline_summary"]
         if not is_trusted(request):
-            fields = [f for f in fields if f not in SECRET_GAME_FIELDS]
+            fields = [f for f in fields if f not in HIDDEN_GAME_FIELDS]
         return fields
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = list(super().get_fields(request, obj))  # type: ignore[misc]
         if not is_trusted(request):
-            fields = [f for f in fields if f not in SECRET_GAME_FIELDS]
+            fields = [f for f in fields if f not in HIDDEN_GAME_FIELDS]
         return fields
 
     def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
         exclude = list(super().get_exclude(request, obj) or [])  # type: ignore[misc]
-        return exclude if is_trusted(request) else [*exclude, *SECRET_GAME_FIELDS]
+        return exclude if is_trusted(request) else [*exclude, *HIDDEN_GAME_FIELDS]
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        columns = list(super().get_list_display(request))  # type: ignore[misc]
+        return columns if is_trusted(request) else [
+            c for c in columns if c not in HIDDEN_GAME_FIELDS]
 
     @admin.display(description=_("replay"))
     def replay_link(self, game: Game) -> SafeString | str:

@@ -51,8 +51,9 @@ class SeatPlayer:
     policy: Policy
     game: int | None = None
     version: int | None = None
+    private: int = 0  # this seat's private step at `version` (docs/protocol.md)
     events: list[Event] = field(default_factory=list)
-    answered: tuple[int, int] | None = None
+    answered: tuple[int, int, int] | None = None
     finished: set[int] = field(default_factory=set)
     clock_offset: float = 0.0  # server time minus ours
     clock: Callable[[], float] = time.time
@@ -76,12 +77,15 @@ class SeatPlayer:
 
     def resume(self) -> Message:
         """The resuming sync for what this player holds (the whole game when nothing)."""
-        version = WHOLE_GAME if self.version is None else self.version
-        return {"type": "sync", "game": self.game, "version": version}
+        if self.version is None:
+            return {"type": "sync", "game": self.game, "version": WHOLE_GAME}
+        sync = {"type": "sync", "game": self.game, "version": self.version}
+        return {**sync, "private": self.private} if self.private else sync
 
     def _follow(self, state: Message) -> bool:
         """Take in the frame's events; False when some are missing (ask for them)."""
         game, version, since = state["game"], state["version"], state["from_version"]
+        private = state.get("private", 0)
         if game is None:
             return True
         if game != self.game:
@@ -90,15 +94,17 @@ class SeatPlayer:
                 return False
         elif self.version is not None and since != self.version:
             return bool(since < self.version and version <= self.version)  # stale: drop it
+        elif version == self.version and private < self.private:
+            return True  # an older private step of ours, overtaken: drop it
         self.events.extend(state["events"])
-        self.version = version
+        self.version, self.private = version, private
         return True
 
     def _decide(self, state: Message) -> Action | None:
         view = state["view"]
         if not view or not view.get("legal_actions") or self.version != state["version"]:
             return None
-        key = (state["game"], state["version"])
+        key = (state["game"], state["version"], state.get("private", 0))
         if key == self.answered or self._too_late(state.get("deadline")):
             return None
         action = self.policy.act(view, self.events)

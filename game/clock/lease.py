@@ -63,6 +63,9 @@ KEY = "dobon:clock:holder"
 # After taking the key, past one renewal period: the old holder's last sweep, begun
 # inside its window, has ended too.
 MARGIN = 0.5
+# A standby's shortest sleep: celery beat does not sleep at all between ticks after a
+# zero, and a moment just reached is worth no busy loop.
+MIN_WAIT = 0.05
 
 
 def new_token() -> str:
@@ -131,7 +134,7 @@ class ClockLease:
         """How long a beat that may not sweep sleeps before asking `may_run` again."""
         now = self._clock()
         moments = [self._next_ask] + ([self._sweeps_from] if self._held else [])
-        return max(0.0, min(self.renew_seconds, min(moments) - now))
+        return max(MIN_WAIT, min(self.renew_seconds, min(moments) - now))
 
     def release(self) -> None:
         """A clean shutdown: delete the key if it is still ours, so that a standby takes

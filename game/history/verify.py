@@ -1,8 +1,9 @@
 """Is every stored game the game that was played? (`manage.py verify_history`)
 
-For a restore drill (docs/deploy-backups.md) and after an engine upgrade: each game's
-log (`Game.initial_state` and its `GameEvent` rows) is replayed through its engine
-(game/history/replay.py, `check_replays`): every version must reproduce its stored
+For a restore drill (docs/deploy.md, "Backups and a restore drill") and after an engine
+upgrade: each game's log (`Game.initial_state` and its `GameEvent` rows) is replayed
+through its engine (game/history/replay.py, `check_replays`): every version must
+reproduce its stored
 events, and the engine must end exactly in the stored `Game.state`. A finished game's
 settlement must also agree: `Game.result` and each `GamePlayer.delta` are the engine
 result's deltas. Running games are checked the same way, up to their current version

@@ -163,14 +163,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.sync_flood = FloodWatch(settings.DOBON_WS_SYNC_FLOOD_SECONDS, self.clock)
         self.oversize_in_a_row = 0
         self.closing = False  # closed by the server: nothing more is read or sent
-        self.seen: tuple[int, int] | None = None  # (game id, version) last sent
+        # (game id, version, private step) last sent: a seat's private changes keep the
+        # public version and count their own steps (docs/protocol.md).
+        self.seen: tuple[int, int, int] | None = None
         self.last_state: dict[str, Any] | None = None  # the table this socket shows
         self.user_id: int | None = None
         self.entry: Entry | None = None
         self.fanout: fanout.Fanout | None = None  # set once the socket is in its room
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         self.watching = False
-        self.held: dict[int, dict[str, Any]] = {}  # pushes waiting for an earlier version
+        # Pushes waiting for an earlier one, by (version, private step).
+        self.held: dict[tuple[int, int], dict[str, Any]] = {}
         self.releaser: asyncio.Task[None] | None = None
         self.jobs: deque[tuple[str, Any]] = deque()
         self.sync_in_flight = False  # queued or being answered
@@ -204,11 +207,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE_TOO_MANY_SOCKETS)
             return
         try:
-            room, member = await db_read(_admitted_room, self.room_id, self.user, self.scope)
+            room, member, guest = await db_read(
+                _admitted_room, self.room_id, self.user, self.scope)
         except play.PlayError as exc:
             await self.close(code=CLOSE_CODES.get(exc.code, CLOSE_NOT_FOUND))
             return
-        joined = await self.join(watcher=not member)
+        joined = await self.join(watcher=not member, guest=guest)
         if not joined:
             if self.entry is not None:  # refused by the cap, not gone meanwhile
                 admission.full_rooms.note(self.address, self.room_id)
@@ -251,14 +255,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.budgets.socket_opened(entry.user_id, self.clock())
         return True
 
-    async def join(self, watcher: bool) -> Join:
-        """Count this (claimed) socket in its room, against the watcher cap if its user
-        is not a member."""
+    async def join(self, watcher: bool, guest: bool = False) -> Join:
+        """Count this (claimed) socket in its room, against the watcher caps if its user
+        is not a member: the room's (less the places kept for the room's invited guests,
+        unless this is one) and its account's (issue #31: 50 accounts filled a room's 300
+        places so that nobody else could watch)."""
+        cap = settings.DOBON_WS_MAX_WATCHERS_PER_ROOM
+        if not guest:  # the guests' places: at most a tenth of the room's
+            cap -= min(settings.DOBON_WS_WATCHER_PLACES_FOR_GUESTS, cap // 10)
         async with self.counting:
             if self.entry is None:  # released meanwhile: the client is gone
                 return Join.REFUSED
             entry = dataclasses.replace(self.entry, watcher=watcher)
-            joined = await sockets().join(entry, self, settings.DOBON_WS_MAX_WATCHERS_PER_ROOM)
+            joined = await sockets().join(
+                entry, self, max(cap, 0), settings.DOBON_WS_MAX_WATCHER_SOCKETS_PER_ACCOUNT)
             if joined:
                 self.entry = entry
             return joined
@@ -358,13 +368,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error("unknown_type")
 
     async def queue_sync(self, content: dict[str, Any]) -> None:
-        since = None
+        since: tuple[int, ...] | None = None
         if "game" in content or "version" in content:
             game, version = content.get("game"), content.get("version")
-            if not (is_int(game) and is_int(version)):
+            step = content.get("private", 0)
+            if not (is_int(game) and is_int(version) and is_int(step)):
                 await self.send_error("bad_sync")
                 return
-            since = (game, version)
+            since = (game, version, step)
         if self.sync_in_flight:
             # One at a time: the answer to the first covers this one. No client needs
             # to ask again before its table came: doing so for DOBON_WS_SYNC_FLOOD_SECONDS
@@ -381,10 +392,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """`version` (optional): the version the client decided on; a table that moved
         on since refuses the action as `stale` (docs/protocol.md)."""
         if version is not None and not is_int(version):
-            await self.send_error("bad_action")
+            await self.send_error("bad_action", refused(action, None))
             return
         if sum(1 for kind, _ in self.jobs if kind == "action") >= MAX_QUEUED_ACTIONS:
-            await self.send_error("rate_limited")
+            await self.send_error("rate_limited", refused(action, version))
             return
         self.jobs.append(("action", (action, version, time.monotonic())))
         self.wake.set()
@@ -395,10 +406,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         stored."""
         if stamp not in stamps.STAMPS:
             await self.send_error("unknown_stamp")
-        elif not self.stamp_limiter.allow(self.room_id, self.user_id):
+        elif not await self.stamp_allowed():
             await self.send_error("stamp_too_soon")
         else:
+            self.stamp_limiter.note(self.room_id, self.user_id)
             self.stamp_task = asyncio.get_running_loop().create_task(self.broadcast_stamp(stamp))
+
+    async def stamp_allowed(self) -> bool:
+        """This process's limit first (no Redis for a refusal), then, with Redis, the
+        same limit over every process (issue #31)."""
+        limiter = self.stamp_limiter
+        return limiter.ready(self.room_id, self.user_id) and await sockets().stamp_allowed(
+            self.room_id, self.user_id, limiter.clock(), limiter.interval)
 
     async def broadcast_stamp(self, stamp: str) -> None:
         try:
@@ -459,11 +478,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             pushes, after = await act_once(self.room_id, self.user, action, version)
         except play.PlayError as exc:
-            await self.send_error(exc.code)
+            await self.send_error(exc.code, refused(action, version))
             return
         except Exception as exc:
             log.error("action failed in room %s", self.room_id, exc_info=logs.withheld(exc))
-            await self.send_error("server_error")
+            await self.send_error("server_error", refused(action, version))
             return
         # Sent from here, not from the database thread, which is free for the next
         # move meanwhile. No direct answer: the change arrives through the groups.
@@ -495,9 +514,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # The ended game's catch-up first (play.tables_for), then the current table.
         for state in frames or []:
             if state["game"] is not None:
-                self.seen = (state["game"], state["version"])
+                self.seen = position(state)
             await self.send_state(state)
-        for push in sorted(held, key=lambda p: (p["game"], p["version"])):
+        for push in sorted(held, key=position):
             await self.deliver(push)
         return True
 
@@ -564,8 +583,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         frame it may open another socket at once."""
         self.closing = True
         await self.release()
-        if isinstance(code, int) and not isinstance(code, bool):
-            metrics.socket_refused(code)
+        # A restart's 1012 is no refusal: each deploy would show as a burst of them.
+        refused = isinstance(code, int) and not isinstance(code, bool)
+        if refused and code != drain.CLOSE_SERVICE_RESTART:
+            metrics.socket_refused(int(code))
         await super().close(code=code, reason=reason)
 
     async def drop_slow_reader(self, backlog: int) -> None:
@@ -573,10 +594,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_NOT_READING)
         transport.abort(self.scope.get(transport.SCOPE_KEY))
 
-    async def send_error(self, code: str) -> None:
+    async def send_error(self, code: str, about: dict[str, Any] | None = None) -> None:
+        """`about`: for a refused action, which one (`refused`), so that a client with
+        several moves in flight can tell the answers apart (they may overtake each other)."""
         with translation.override(self.language):
             message = message_for(code)
-        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.send_json({"type": "error", "code": code, "message": message, **(about or {})})
 
     async def send_state(self, state: dict[str, Any], text: str | None = None) -> None:
         """Send the table `state` (or `text`, that table already encoded in this socket's
@@ -601,29 +624,32 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.syncing is not None:
             self.syncing.append(push)
             return
-        key = (push["game"], push["version"])
+        key = position(push)
         if self.seen is not None and key <= self.seen:
             return
-        if self.seen is not None and key[0] == self.seen[0] and key[1] > self.seen[1] + 1:
-            self.held[key[1]] = push
+        if self.seen is not None and key[0] == self.seen[0] and not follows(key, self.seen):
+            self.held[key[1:]] = push
             if self.releaser is None:
                 self.releaser = asyncio.create_task(self.release_held_later())
             return
         await self.send_push(push)
-        while self.seen is not None and self.seen[1] + 1 in self.held:
-            await self.send_push(self.held.pop(self.seen[1] + 1))
+        while self.seen is not None:
+            after = [k for k in self.held if follows((self.seen[0], *k), self.seen)]
+            if not after:
+                break
+            await self.send_push(self.held.pop(after[0]))
 
     async def release_held_later(self) -> None:
         await asyncio.sleep(self.reorder_wait)
         self.releaser = None
         held, self.held = self.held, {}
-        for version in sorted(held):
-            push = held[version]
-            if self.seen is None or (push["game"], version) > self.seen:
+        for at in sorted(held):
+            push = held[at]
+            if self.seen is None or position(push) > self.seen:
                 await self.send_push(push)
 
     async def send_push(self, push: dict[str, Any]) -> None:
-        self.seen = (push["game"], push["version"])
+        self.seen = position(push)
         if push["seat"] is None:  # the watchers' frame: built and encoded once per process
             await self.send_state(*watch_frame(push, self.language))
         else:
@@ -725,6 +751,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 # -- helpers ------------------------------------------------------------------------------------
 
 
+def position(frame: dict[str, Any]) -> tuple[int, int, int]:
+    """Where a frame (or push) puts its recipient: game, public version, private step."""
+    return frame["game"], frame["version"], frame.get("private", 0)
+
+
+def follows(key: tuple[int, int, int], seen: tuple[int, int, int]) -> bool:
+    """Whether `key` comes right after `seen` in one game: the next public version (from
+    any private step), or the next private step of the same version."""
+    return key[1] == seen[1] + 1 and key[2] == 0 or key[1] == seen[1] and key[2] == seen[2] + 1
+
+
 def push_state(push: dict[str, Any]) -> dict[str, Any]:
     return play.state_frame(
         game=push["game"], number=push["number"], version=push["version"],
@@ -733,6 +770,7 @@ def push_state(push: dict[str, Any]) -> dict[str, Any]:
         from_version=push["from_version"], room=push.get("room_info"),
         match=push.get("match"),
         game_kind=push.get("game_kind"), preset=push.get("preset"),
+        private=push.get("private", 0),
     )
 
 
@@ -772,6 +810,16 @@ def detached(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
     task = asyncio.get_running_loop().create_task(work)
     drain.current().track(task)
     return task
+
+
+def refused(action: Any, version: Any) -> dict[str, Any]:
+    """What an error frame says of the action it refuses: its `action` type and the
+    `version` it was sent with, each null when the client gave none that is valid (an
+    odd type is not echoed)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    known = isinstance(kind, str) and kind in play.ACTION_TYPES  # a list is unhashable
+    return {"action": kind if known else None,
+            "version": version if is_int(version) else None}
 
 
 def is_int(value: Any) -> bool:
@@ -863,14 +911,16 @@ def _act(room_id: int, user: Any, action: Any, version: int | None) -> list[play
     return pushes
 
 
-def _admitted_room(room_id: int, user: Any, scope: dict[str, Any]) -> tuple[Any, bool]:
-    """The room `user` may watch, and whether they are one of its members (the watcher
-    cap counts the others)."""
-    room = _watchable_room(room_id, user, scope)
+def _admitted_room(room_id: int, user: Any, scope: dict[str, Any]) -> tuple[Any, bool, bool]:
+    """The room `user` may watch, whether they are one of its members (the watcher caps
+    count the others), and whether this session holds the room's current invite (a
+    guest: places are kept for them)."""
+    invited = rooms.invited_room_ids(scope.get("session"))
+    room = play.check_can_watch(room_id, user, invited)
     member = room.owner_id == user.pk or Membership.objects.filter(
         room_id=room.pk, user_id=user.pk
     ).exists()
-    return room, member
+    return room, member, invited.get(room.pk) == room.invite_code
 
 
 def _watchable_room(room_id: int, user: Any, scope: dict[str, Any]) -> Any:

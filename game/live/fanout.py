@@ -76,7 +76,9 @@ def packed(pushes: list[Push]) -> list[Push]:
         if message.get("type") not in (PRIVATE, PUBLIC):
             result.append((group, message))
             continue
-        key = (message["room"], message["game"], message["version"])
+        # By the game's own change count: a private change keeps the public version.
+        change = message["change"] if "change" in message else message["version"]
+        key = (message["room"], message["game"], change)
         move = moves.get(key)
         if move is None:
             move = moves[key] = {"type": MOVE, "room": key[0], "private": [], "public": None}

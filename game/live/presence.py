@@ -81,7 +81,8 @@ class Entry:
 class Store(Protocol):
     async def claim(self, entry: Entry, cap: int, now: float, ttl: float) -> bool: ...
     async def join(
-        self, entry: Entry, watcher_cap: int, now: float, ttl: float
+        self, entry: Entry, watcher_cap: int, now: float, ttl: float,
+        account_cap: int = 1 << 30,
     ) -> tuple[Join, bool]: ...
     async def forget(self, entry: Entry) -> bool: ...
     async def online(self, room_id: int, now: float) -> list[str]: ...
@@ -90,6 +91,8 @@ class Store(Protocol):
     async def purge(self, room_ids: set[int], now: float) -> set[int]: ...
     async def program_users(self, room_id: int, now: float) -> set[int]: ...
     async def presence_slot(self, room_id: int, seconds: float) -> float: ...
+    async def stamp_slot(self, room_id: int, user_id: int, now: float, seconds: float
+                         ) -> bool: ...
 
 
 # -- process memory ---------------------------------------------------------------------
@@ -114,15 +117,20 @@ class MemoryStore:
         return True
 
     async def join(
-        self, entry: Entry, watcher_cap: int, now: float, ttl: float
+        self, entry: Entry, watcher_cap: int, now: float, ttl: float,
+        account_cap: int = 1 << 30,
     ) -> tuple[Join, bool]:
         """Count the socket in its room; also whether expired entries dropped on the
-        way took a name out."""
+        way took a name out. A watcher is refused past `watcher_cap` watchers, or past
+        `account_cap` sockets of its user in the room (a non-member's are all watchers)."""
         left = self._purge(entry.room_id, now)
         members = self.rooms.setdefault(entry.room_id, {})
         if entry.watcher:
             watching = self.watchers.setdefault(entry.room_id, {})
-            if entry.channel not in watching and len(watching) >= watcher_cap:
+            mine = self.counts.get(entry.room_id, Counter())[entry.username]
+            if entry.channel not in watching and (
+                len(watching) >= watcher_cap or mine >= account_cap
+            ):
                 return Join.REFUSED, left
             watching[entry.channel] = now + ttl
         if entry.member in members:
@@ -191,6 +199,10 @@ class MemoryStore:
     async def presence_slot(self, room_id: int, seconds: float) -> float:
         return 0.0  # one process: the registry's own debounce is the whole story
 
+    async def stamp_slot(self, room_id: int, user_id: int, now: float, seconds: float
+                         ) -> bool:
+        return True  # one process: its StampLimiter is the whole story
+
 
 # -- Redis --------------------------------------------------------------------------------
 
@@ -222,13 +234,16 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
-# ARGV: now, until, member, name, watcher (0/1), watcher cap, channel, keep.
+# ARGV: now, until, member, name, watcher (0/1), watcher cap, channel, keep, account cap
+# (a non-member's sockets in the room, all watchers: its name's count in KEYS[2]).
 # Returns {join (0 refused, 1 joined, 2 entered), left}.
 JOIN = PURGE_ROOM + """
 local left = purge(ARGV[1])
 if ARGV[5] == '1' then
   if redis.call('ZSCORE', KEYS[3], ARGV[7]) == false
-     and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return {0, left} end
+     and (redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6])
+          or tonumber(redis.call('HGET', KEYS[2], ARGV[4]) or '0') >= tonumber(ARGV[9]))
+  then return {0, left} end
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[7])
   redis.call('EXPIRE', KEYS[3], ARGV[8])
 end
@@ -268,6 +283,16 @@ if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
 return math.max(redis.call('PTTL', KEYS[1]), 1)
 """
 
+# KEYS[1] a member's stamp time in a room; ARGV now, interval (s), how long to keep (ms).
+# 1 when a stamp may go now (and it is noted), 0 when the last was too recent. A clock
+# that went back (now before the last) lets it go.
+STAMP = """
+local last = tonumber(redis.call('GET', KEYS[1]))
+local now = tonumber(ARGV[1])
+if last and now >= last and now - last < tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return 1
+"""
 
 # Sockets refreshed per Redis pipeline: small enough that packing and parsing one stays
 # a few milliseconds of the event loop, large enough to keep round trips few.
@@ -289,7 +314,7 @@ class RedisStore:
         self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.scripts = {name: self.redis.register_script(source) for name, source in (
             ("claim", CLAIM), ("join", JOIN), ("forget", FORGET), ("online", ONLINE),
-            ("purge", PURGE), ("slot", SLOT))}
+            ("purge", PURGE), ("slot", SLOT), ("stamp", STAMP))}
 
     @staticmethod
     def user_key(entry: Entry) -> str:
@@ -314,11 +339,12 @@ class RedisStore:
         return bool(await self.scripts["claim"](keys=[self.user_key(entry)], args=args))
 
     async def join(
-        self, entry: Entry, watcher_cap: int, now: float, ttl: float
+        self, entry: Entry, watcher_cap: int, now: float, ttl: float,
+        account_cap: int = 1 << 30,
     ) -> tuple[Join, bool]:
         args: list[str | float] = [
             now, now + ttl, self.member(entry), entry.username, int(entry.watcher),
-            watcher_cap, entry.channel, int(ttl * 2) + 1,
+            watcher_cap, entry.channel, int(ttl * 2) + 1, account_cap,
         ]
         joined, left = await self.scripts["join"](keys=self.room_keys(entry.room_id), args=args)
         return Join(int(joined)), bool(left)
@@ -380,6 +406,15 @@ class RedisStore:
         wait_ms = await self.scripts["slot"](keys=[key], args=[max(1, int(seconds * 1000))])
         return float(wait_ms) / 1000
 
+    async def stamp_slot(self, room_id: int, user_id: int, now: float, seconds: float
+                         ) -> bool:
+        """A member's next stamp in a room, over every process (issue #31: each daphne
+        counted its own, so a socket on each of two sent twice the allowance). `now` is
+        wall-clock time (the processes' common clock)."""
+        key = f"{self.room_key(room_id)}:stamp:{user_id}"
+        keep_ms = int(seconds * 1000) + 1000
+        return bool(await self.scripts["stamp"](keys=[key], args=[now, seconds, keep_ms]))
+
 
 # -- the process's view ---------------------------------------------------------------------
 
@@ -417,11 +452,14 @@ class Registry:
         self._ensure_refresher()
         return True
 
-    async def join(self, entry: Entry, owner: Any, watcher_cap: int) -> Join:
+    async def join(self, entry: Entry, owner: Any, watcher_cap: int,
+                   account_cap: int = 1 << 30) -> Join:
         """Count the (claimed) socket in its room. ENTERED: its user's name entered the
         room's list, and the caller announces it (`changed`) once the socket is in the
-        room's group, so that the frame reaches it too."""
-        joined, left = await self.store.join(entry, watcher_cap, self.clock(), self.ttl)
+        room's group, so that the frame reaches it too. A watcher counts against
+        `watcher_cap` and its user's `account_cap` watcher sockets in the room."""
+        joined, left = await self.store.join(entry, watcher_cap, self.clock(), self.ttl,
+                                             account_cap)
         if joined:
             self.local[entry.channel] = (entry, weakref.ref(owner))
         if left:
@@ -447,6 +485,12 @@ class Registry:
         if left:
             self.changed(room_id)
         return names
+
+    async def stamp_allowed(self, room_id: int, user_id: int, now: float, seconds: float
+                            ) -> bool:
+        """Whether a member may send a stamp at `now` (wall-clock seconds), counted over
+        every process when the store is shared (Redis)."""
+        return await self.store.stamp_slot(room_id, user_id, now, seconds)
 
     def changed(self, room_id: int, send: PresenceSender | None = None) -> None:
         """A name entered or left `room_id`: its sockets get one presence frame, now if

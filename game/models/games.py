@@ -31,6 +31,13 @@ class Game(models.Model):
     # re-apply each version's input (GameEvent.step), because `state` is overwritten.
     initial_state = models.JSONField(_("initial engine state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
+    # What clients call the version (docs/protocol.md, "Versions and private answers"):
+    # `version` counts every change and orders the log; this counts the changes that
+    # anybody but the seats told of them privately can observe. A change only its own
+    # seats may know (a declined chance, one lapsing by the clock) keeps it and counts
+    # in `private_steps` instead: {seat: such changes of that seat since it grew}.
+    public_version = models.PositiveIntegerField(_("public version"), default=0)
+    private_steps = models.JSONField(_("private steps"), default=dict, blank=True)
     # Events logged so far: the next event's seq, kept on the locked row so appending
     # events costs no extra query per move.
     event_count = models.PositiveIntegerField(_("events logged"), default=0)
@@ -154,6 +161,10 @@ class GameEvent(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField(_("sequence"))
     version = models.PositiveIntegerField(_("game version"))
+    # The game's public version after this event's change, and for an event of a private
+    # change its seat's private step (0 for every event of a public change).
+    public_version = models.PositiveIntegerField(_("public version"), default=0)
+    private_step = models.PositiveIntegerField(_("private step"), default=0)
     to_seat = models.SmallIntegerField(_("only for seat"), null=True, blank=True)
     data = models.JSONField(_("event"))
     # On the first event of each version: the input that made the version, for replays

@@ -12,6 +12,8 @@ each state change in one transaction, the engines reached through one registry.
 - history, access, changes, wiring: history aggregates and who may read them, telling
   open sockets about access changes, and the port through which "a game changed"
   reaches the parts that react to it;
+- ratings: skill ratings written with a rated game's result, in the transaction that
+  settles it (and rebuilt from the stored games);
 - health: what /readyz checks (the database and its migrations, Redis, the clock);
 - fixed_setups: tests only (a game from a fixed deal).
 """

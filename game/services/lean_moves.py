@@ -110,6 +110,7 @@ def hooks_reproduced() -> bool:
 # only happens if the game is still at the version read (SAVE_SQL).
 READ_SQL = """
 SELECT g.id, g.number, g.state, g.version, g.event_count, g.game_kind, g.preset, g.match_id,
+  g.public_version, g.private_steps,
   (SELECT JSONB_AGG(JSONB_BUILD_OBJECT(
       'seat', p.seat, 'user_id', p.user_id, 'username', p.username,
       'room_seat_index', p.room_seat_index, 'cpu_level', p.cpu_level,
@@ -139,12 +140,16 @@ SAVE_SQL = """
 WITH saved AS (
   UPDATE game_game
   SET state = %(state)s, version = %(version)s, next_deadline = %(deadline)s,
-      cpu_due = %(cpu_due)s, event_count = %(event_count)s
+      cpu_due = %(cpu_due)s, event_count = %(event_count)s,
+      public_version = %(public_version)s, private_steps = %(private_steps)s
   WHERE id = %(game)s AND version = %(read_version)s AND status = 'running'
   RETURNING id
 ), logged AS (
-  INSERT INTO game_gameevent (game_id, seq, version, to_seat, data, step, created_at)
-  SELECT saved.id, %(start)s + e.i - 1, %(version)s, (e.data ->> 'to')::smallint, e.data,
+  INSERT INTO game_gameevent (game_id, seq, version, public_version, private_step, to_seat,
+                              data, step, created_at)
+  SELECT saved.id, %(start)s + e.i - 1, %(version)s, %(public_version)s,
+         COALESCE((%(private)s::jsonb ->> (e.data ->> 'to'))::integer, 0),
+         (e.data ->> 'to')::smallint, e.data,
          CASE WHEN e.i = 1 THEN %(step)s::jsonb END, %(created)s
   FROM saved, jsonb_array_elements(%(events)s::jsonb) WITH ORDINALITY AS e(data, i)
 )
@@ -346,11 +351,12 @@ async def read_game(conn: AsyncConnection[Any], room_id: int) -> Read | None:
     row = await cursor.fetchone()
     if row is None:
         return None
-    game_id, number, state, version, event_count, kind, preset, match_id, seats = row
+    (game_id, number, state, version, event_count, kind, preset, match_id, public, steps,
+     seats) = row
     game = Game(
         id=game_id, room_id=room_id, number=number, state=state, version=version,
         event_count=event_count, game_kind=kind, preset=preset, match_id=match_id,
-        status=Game.Status.RUNNING,
+        status=Game.Status.RUNNING, public_version=public, private_steps=steps or {},
     )
     game.seats_json = seats or []  # type: ignore[attr-defined]  # read by play.seats_of
     return Read(game, play.seats_of(game))
@@ -365,6 +371,7 @@ class Move:
     step: dict[str, Any]
     change: play.TableChange
     pushes: list[play.Push]
+    private: dict[int, int]  # a private change's seats and their steps (else empty)
 
 
 def decide(
@@ -374,8 +381,7 @@ def decide(
     """`play.act_in_room` + `play.do_action` + `play.do_save` between the read and the
     write: the same checks in the same order, the same refusals."""
     game, seats = read.game, read.seats
-    if version is not None and version != game.version:
-        raise play.PlayError("stale")
+    play.check_current(game, action, version)
     if game.match_id is not None:
         return FALL_BACK  # matches: program clocks, the next game, standings
     seat = play.check_seated(seats, user)
@@ -386,19 +392,21 @@ def decide(
     if engine.phase == "finished":
         return FALL_BACK  # settling (points, history, house rules) stays with the ORM
     step = {**step, "seat": seat, "action": action}
-    game.state = engine.to_dict()
+    before, game.state = game.state, engine.to_dict()
     game.version += 1
+    private = play.count_change(game, before, engine, events)  # as play.do_save counts
     changes.plan(game, engine, seats, now, step)  # next_deadline, cpu_due (pure here)
     change = play.TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
         room_info=None, **play.frame_notes(game), game_kind=game.game_kind,
-        preset=game.preset or None,
+        preset=game.preset or None, public_version=game.public_version,
+        private_steps=private,
     )
     # Built before the commit, not after (as `play.notify_change` does): the same pushes,
     # ready to go the moment the commit is acknowledged. Until this process sends them,
     # the next version (perhaps committed elsewhere) could overtake them on the way to a
     # socket, which then waits for the missing one (consumers.REORDER_WAIT) or resyncs.
-    return Move(engine, events, step, change, play.build_pushes(change))
+    return Move(engine, events, step, change, play.build_pushes(change), private or {})
 
 
 async def save(conn: AsyncConnection[Any], game: Game, move: Move, read_version: int) -> bool:
@@ -413,6 +421,9 @@ async def save(conn: AsyncConnection[Any], game: Game, move: Move, read_version:
         "state": Jsonb(game.state, dumps), "version": game.version,
         "deadline": game.next_deadline, "cpu_due": game.cpu_due,
         "event_count": game.event_count, "game": game.pk, "read_version": read_version,
+        "public_version": game.public_version,
+        "private_steps": Jsonb(game.private_steps, dumps),
+        "private": Jsonb({str(s): n for s, n in move.private.items()}, dumps),
         "start": start, "step": Jsonb(move.step, dumps), "created": datetime.now(UTC),
         "events": Jsonb(move.events, dumps),
     }

@@ -43,9 +43,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import JSONObject
 
-from game import json_values, logs
+from game.json_values import storable
 from game.live import fanout, sender
 from game.live.groups import room_group, user_group, watch_group  # noqa: F401 (room_group: API)
+from game.logs import action_type, withheld
 from game.messages import message_for
 from game.models import Game, GameEvent, GamePlayer, Match, Membership, Room
 from game.rules import IllegalAction, registry
@@ -158,6 +159,15 @@ class TableChange:
     own_deadlines: dict[int, float] | None = None  # a program seat's own match clock
     game_kind: str = "dobon_uno"
     preset: str | None = None
+    # `version` is the game's own count of changes (its log's); clients see the public
+    # version (docs/protocol.md, "Versions and private answers"): None means the same.
+    public_version: int | None = None
+    # A private change: the seats told of it and each one's private step. None: public.
+    private_steps: dict[int, int] | None = None
+
+    @property
+    def shown_version(self) -> int:
+        return self.version if self.public_version is None else self.public_version
 
 
 def frame_notes(game: Game) -> dict[str, Any]:
@@ -281,7 +291,7 @@ def check_action_shape(action: Any) -> Action:
     kind = action.get("type") if isinstance(action, dict) else None
     if not isinstance(kind, str) or kind not in ACTION_TYPES:  # a list is unhashable
         raise PlayError("bad_action")
-    if not json_values.storable(action):
+    if not storable(action):
         raise PlayError("malformed_action")
     cards = action.get("cards")
     if action["type"] == "play" and not (
@@ -398,9 +408,11 @@ def tables_for(
 def ended_game_after(room: Room, since: tuple[int, int]) -> Game | None:
     """The game `since` names, if it belongs to `room`, has ended, and has versions
     after the client's: never another room's game, whatever id the client sends."""
+    # Public versions, as the client counts (docs/protocol.md, "Versions and private
+    # answers"): another seat's private steps move `version` and must not look like news.
     return room.games.filter(
         pk=since[0], status__in=(Game.Status.FINISHED, Game.Status.ABORTED),
-        version__gt=since[1],
+        public_version__gt=since[1],
     ).first()
 
 
@@ -419,22 +431,33 @@ def _table_message(
     if engine is not None:
         changes.describe(game, engine, seats)
     message = _state_message(game, engine, seat, seats, info)
-    if since is not None and since[0] == game.pk and since[1] < game.version:
+    if since is not None and since[0] == game.pk and behind(since, message):
         version = max(since[1], -1)  # below −1 counts as −1 (docs/protocol.md)
-        message["events"] = events_since(game, version, seat)
+        step = since[2] if len(since) > 2 and version == since[1] else 0
+        message["events"] = events_since(game, version, seat, step)
         message["from_version"] = version
     return message
 
 
-def events_since(game: Game, version: int, seat: int | None) -> list[Event]:
-    """The logged events of `game` after `version` (up to the version read with it)
-    that `seat` may see, in order: public ones and those to that seat, exactly the
-    filter of the live pushes (`build_pushes`). `seat` None is a watcher."""
+def behind(since: tuple[int, ...], table: dict[str, Any]) -> bool:
+    """Whether a resuming client at `since` (game, public version[, private step]) lacks
+    something of `table` (the state message read for it)."""
+    step = since[2] if len(since) > 2 else 0
+    return (since[1], step) < (table["version"], table["private"])
+
+
+def events_since(game: Game, version: int, seat: int | None, step: int = 0) -> list[Event]:
+    """The logged events of `game` after public version `version` and, at that version,
+    after private step `step` of `seat` (up to the version read with it) that `seat` may
+    see, in order: public ones and those to that seat, exactly the filter of the live
+    pushes (`build_pushes`). `seat` None is a watcher. Another seat's private changes
+    are never visible, so they leave no trace here either."""
     visible = Q(to_seat__isnull=True)
     if seat is not None:
         visible |= Q(to_seat=seat)
+    later = Q(public_version__gt=version) | Q(public_version=version, private_step__gt=step)
     rows = GameEvent.objects.filter(
-        visible, game=game, version__gt=version, version__lte=game.version
+        visible, later, game=game, version__lte=game.version
     ).order_by("seq")
     return list(rows.values_list("data", flat=True))
 
@@ -446,7 +469,7 @@ def _state_message(
     seats: list[Seat] | None,
     info: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    version = game.version if game else None
+    version = game.public_version if game else None
     notes = frame_notes(game) if game else {"match": None, "own_deadlines": None}
     view = engine.view(seat) if engine is not None else None
     return state_frame(
@@ -456,7 +479,15 @@ def _state_message(
         players=[s.to_dict() for s in seats or []], events=[], from_version=version,
         room=info, match=notes["match"], game_kind=game.game_kind if game else None,
         preset=game.preset or None if game else None,
+        private=private_step_of(game, seat) if game else 0,
     )
+
+
+def private_step_of(game: Game, seat: int | None) -> int:
+    """`seat`'s private changes since the public version (0 for a watcher)."""
+    if seat is None:
+        return 0
+    return int((game.private_steps or {}).get(str(seat), 0))
 
 
 def state_frame(
@@ -464,15 +495,17 @@ def state_frame(
     seat: int | None, view: dict[str, Any] | None, players: list[dict[str, Any]],
     events: list[Event], from_version: int | None, room: dict[str, Any] | None = None,
     match: dict[str, Any] | None = None,
-    game_kind: str | None = None, preset: str | None = None,
+    game_kind: str | None = None, preset: str | None = None, private: int = 0,
 ) -> dict[str, Any]:
     """A `state` frame (docs/protocol.md), stamped with the server's clock now.
-    `game_kind` and `preset` are the running game's (else the room's, when known)."""
+    `game_kind` and `preset` are the running game's (else the room's, when known);
+    `private` the recipient's private step at `version`."""
     if game_kind is None and room is not None:
         game_kind, preset = room.get("game_kind"), room.get("preset")
     frame: dict[str, Any] = {
         "type": "state", "game": game, "number": number, "version": version,
         "game_kind": game_kind or "dobon_uno", "preset": preset,
+        "private": private,
         "status": status, "seat": seat, "view": view, "deadline": deadline_of(view),
         "players": players, "events": events, "from_version": from_version,
         "match": match, "server_time": time.time(),
@@ -599,9 +632,20 @@ def act_in_room(
         game = locked_with_seats(room_id=room_id)
         if game is None:
             raise PlayError("no_game")
-        if version is not None and version != game.version:
-            raise PlayError("stale")
+        check_current(game, action, version)
         return do_action(game, user, action, now)
+
+
+def check_current(game: Game, action: Action, version: int | None) -> None:
+    """Refuse as `stale` an action decided on a version the game has moved past, except
+    a bid while the auction runs: sealed bids are simultaneous (§T4), so another seat's
+    bid (a new version) changes nothing this one was decided on; the engine judges it
+    against the auction (issue #31: about half the bids of a 3-seat table were stale)."""
+    if version is None or version == game.public_version:
+        return
+    if action.get("type") == "bid" and (game.state or {}).get("phase") == "auction":
+        return
+    raise PlayError("stale")
 
 
 def perform_action(
@@ -676,7 +720,7 @@ def apply_action(engine: Engine, seat: int, action: Action, now: float) -> list[
     except (ValueError, TypeError, KeyError) as exc:
         # A malformed dict the shape check let through; the engine left the game as it was.
         # Neither the action nor the message: either may name a card of the hand.
-        log.warning("engine rejected a malformed %s action (%s)", logs.action_type(action),
+        log.warning("engine rejected a malformed %s action (%s)", action_type(action),
                     type(exc).__name__)
         raise PlayError("bad_action") from exc
 
@@ -691,19 +735,22 @@ def do_save(
 ) -> TableChange:
     """Save the engine state as the next version with its next deadline (the sweep's
     index), log the events (with `step`, the input that made them, for replays), settle
-    a finished game, and arrange the push for after the commit."""
+    a finished game, and arrange the push for after the commit. A change nobody but
+    the seats it tells may observe keeps the public version (`count_change`)."""
+    before = game.state
     game.state = engine.to_dict()
     game.version += 1
+    private = count_change(game, before, engine, events)
     seats = seats_of(game) if seats is None else seats
     info = None
     if engine.phase == "finished":
         do_finish(game, engine, seats, now)
     changes.plan(game, engine, seats, now, step)
-    do_append_events(game, events, step)
+    do_append_events(game, events, step, private)
     game.save(
         update_fields=[
             "state", "version", "next_deadline", "cpu_due", "status", "result", "finished_at",
-            "event_count",
+            "event_count", "public_version", "private_steps",
         ]
     )
     if game.status != Game.Status.RUNNING:
@@ -711,11 +758,50 @@ def do_save(
     change = TableChange(
         game.room_id, game.pk, game.number, game.version, game.status, engine, events, seats,
         room_info=info, **frame_notes(game), game_kind=game.game_kind,
-        preset=game.preset or None,
+        preset=game.preset or None, public_version=game.public_version,
+        private_steps=private,
     )
     transaction.on_commit(lambda: notify_change(change))
     changes.saved(game)  # after the push above: a match's next start follows the end
     return change
+
+
+def count_change(
+    game: Game, before: dict[str, Any], engine: Engine, events: list[Event]
+) -> dict[int, int] | None:
+    """Count a change that was just applied: public (the public version grows, every
+    private step is back to 0; None), or private to the seats its events go to (each
+    one's private step grows; returned as {seat: step})."""
+    told = private_to(game, before, engine, events)
+    if told is None:
+        game.public_version += 1
+        game.private_steps = {}
+        return None
+    steps = {**(game.private_steps or {})}
+    for seat in told:
+        steps[str(seat)] = int(steps.get(str(seat), 0)) + 1
+    game.private_steps = steps
+    return {seat: steps[str(seat)] for seat in told}
+
+
+def private_to(
+    game: Game, before: dict[str, Any], engine: Engine, events: list[Event]
+) -> set[int] | None:
+    """The seats a change is private to, or None when anybody else could observe it
+    (§T19.3, §R15: a declined or lapsed chance is its seat's alone). Private: it has
+    events, each addressed to a seat, and every view but those seats' (a watcher's,
+    the other seats') is what it was. Views are compared only then (rare: declines and
+    lapsing chances); every ordinary move has a public event."""
+    if not events or engine.phase == "finished":
+        return None
+    told = {e.get("to") for e in events}
+    if None in told:
+        return None
+    earlier = engines.of(game).load(before)
+    others = [None, *(s for s in range(engine.players) if s not in told)]
+    if any(earlier.view(x) != engine.view(x) for x in others):
+        return None
+    return {int(seat) for seat in told if seat is not None}
 
 
 def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None:
@@ -737,10 +823,12 @@ def do_finish(game: Game, engine: Engine, seats: list[Seat], now: float) -> None
 
 
 def do_append_events(
-    game: Game, events: list[Event], step: dict[str, Any] | None = None
+    game: Game, events: list[Event], step: dict[str, Any] | None = None,
+    private: dict[int, int] | None = None,
 ) -> None:
     """Append `events` at `game.version`, with sequence numbers that never skip; the
-    version's first row carries `step` (its input) for replays.
+    version's first row carries `step` (its input) for replays, and every row the
+    public version and, for a private change, its seat's private step (`private`).
 
     Under the game's row lock; the caller saves `game.event_count` with the game."""
     if not events:
@@ -749,7 +837,8 @@ def do_append_events(
     GameEvent.objects.bulk_create(
         GameEvent(
             game=game, seq=start + i, version=game.version, to_seat=e.get("to"), data=e,
-            step=step if i == 0 else None,
+            step=step if i == 0 else None, public_version=game.public_version,
+            private_step=(private or {}).get(e.get("to"), 0),  # type: ignore[arg-type]
         )
         for i, e in enumerate(events)
     )
@@ -767,13 +856,16 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
         game.next_deadline = game.cpu_due = None
         game.finished_at = to_datetime(now)
         game.version += 1
+        game.public_version += 1
+        game.private_steps = {}
         who = getattr(by, "username", None)
         changes.aborted(game)
         events = [{"type": "aborted", "to": None, "seat": None, "by": who}]
         do_append_events(game, events)
         game.save(
             update_fields=[
-                "status", "next_deadline", "cpu_due", "finished_at", "version", "event_count"
+                "status", "next_deadline", "cpu_due", "finished_at", "version", "event_count",
+                "public_version", "private_steps",
             ]
         )
         room = Room.objects.select_related("owner").get(pk=game.room_id)
@@ -781,6 +873,7 @@ def abort_game(game: Game, by: AbstractBaseUser | None = None, now: float | None
             game.room_id, game.pk, game.number, game.version, game.status,
             None, events, seats_of(game), room_info=room_info(room),
             game_kind=game.game_kind, preset=game.preset or None,
+            public_version=game.public_version,
         )
         transaction.on_commit(lambda: notify_change(change))
     return game
@@ -794,10 +887,12 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     the events addressed to it, and one for the watchers with the spectator view.
     Sending packs them into one message to the processes serving the room
     (`fanout.packed`), each of which hands every socket its own."""
+    version, private = change.shown_version, change.private_steps
     base = {
         "room": change.room_id, "game": change.game_id, "number": change.number,
         "game_kind": change.game_kind, "preset": change.preset,
-        "version": change.version, "from_version": change.version - 1,
+        "version": version, "from_version": version - (private is None),
+        "change": change.version, "private": 0,
         "status": change.status,
         "players": [s.to_dict() for s in change.seats], "room_info": change.room_info,
         "match": change.match,
@@ -805,15 +900,18 @@ def build_pushes(change: TableChange) -> list[tuple[str, dict[str, Any]]]:
     engine = change.engine  # None for an aborted game: its frames say so with view null
     pushes = []
     for s in change.seats:
-        if s.user_id is None:
-            continue
+        if s.user_id is None or (private is not None and s.seat not in private):
+            continue  # a private change reaches only the seats it tells
         view = engine.view(s.seat) if engine is not None else None
         view = with_own_deadline(view, change.own_deadlines, s.seat)
         events = [e for e in change.events if e.get("to") in (None, s.seat)]
         pushes.append(
             (user_group(s.user_id), {**base, "type": "game.private", "seat": s.seat,
-                                      "user": s.user_id, "view": view, "events": events})
+                                      "user": s.user_id, "view": view, "events": events,
+                                      "private": (private or {}).get(s.seat, 0)})
         )
+    if private is not None:
+        return pushes  # watchers (and everyone else) see nothing of it, no version either
     public = [e for e in change.events if e.get("to") is None]
     seated_users = [s.user_id for s in change.seats if s.user_id is not None]
     pushes.append(
@@ -886,6 +984,6 @@ def notify_change(change: TableChange) -> None:
             sender.send(pushes)
     except Exception as exc:  # clients resync by version; a failed push must not undo a move
         log.error("push failed for game %s v%s", change.game_id, change.version,
-                  exc_info=logs.withheld(exc))
+                  exc_info=withheld(exc))
 
 

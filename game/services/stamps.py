@@ -28,21 +28,31 @@ Clock = Callable[[], float]
 
 
 class StampLimiter:
-    """One stamp per `interval` seconds per (room, user)."""
+    """One stamp per `interval` seconds per (room, user), in this process; with Redis
+    the socket also checks the same limit over every process (game/live/presence.py),
+    on this clock: wall-clock time, which all processes share."""
 
-    def __init__(self, interval: float = STAMP_INTERVAL, clock: Clock = time.monotonic) -> None:
+    def __init__(self, interval: float = STAMP_INTERVAL, clock: Clock = time.time) -> None:
         self.interval, self.clock = interval, clock
         self.last: dict[tuple[int, int], float] = {}
 
     def allow(self, room_id: int, user_id: int) -> bool:
-        now = self.clock()
-        key = (room_id, user_id)
-        if key in self.last and now - self.last[key] < self.interval:
+        if not self.ready(room_id, user_id):
             return False
-        self.last[key] = now
+        self.note(room_id, user_id)
+        return True
+
+    def ready(self, room_id: int, user_id: int) -> bool:
+        """Whether a stamp may go now (nothing is noted)."""
+        last = self.last.get((room_id, user_id))
+        return last is None or self.clock() - last >= self.interval
+
+    def note(self, room_id: int, user_id: int) -> None:
+        """A stamp went now."""
+        now = self.clock()
+        self.last[(room_id, user_id)] = now
         if len(self.last) > 10_000:  # forget the old ones now and then
             self.last = {k: t for k, t in self.last.items() if now - t < self.interval}
-        return True
 
 
 def check_stamp(room_id: int, user: Any, stamp: Any) -> dict[str, Any]:

@@ -3,6 +3,7 @@ game.services.rooms and renders or redirects with a message."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +19,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from accounts.throttle import client_ip
 from game import house_text
 from game.forms import HouseRulesForm, JoinCodeForm, RoomForm, SeatForm
 from game.history import ratings
 from game.models import DEFAULT_ROUNDS, CpuLevel, Membership, Room
-from game.services import engines, rooms
+from game.services import engines, invite_guesses, rooms
 from game.services import house as house_service
 from game.services.rooms import RoomError
 
@@ -341,21 +343,47 @@ def rotate_invite(request: HttpRequest, room_id: int) -> HttpResponse:
     return redirect(f"{room.get_absolute_url()}#invite")
 
 
+def _guessing_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Over its invite guesses (game/services/invite_guesses.py), this address or account
+    gets 429 and when to try again, whatever the code: a right guess must not stand out."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = invite_guesses.wait_seconds(client_ip(request), request.user.pk)
+        if wait is None:
+            return view(request, *args, **kwargs)
+        response = render(request, "game/too_many_guesses.html",
+                          {"minutes": max(1, (wait + 59) // 60)}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+
+    return wrapper
+
+
+def _wrong_guess(request: HttpRequest) -> None:
+    invite_guesses.note_wrong_guess(client_ip(request), request.user.pk)
+
+
 @login_required
+@_guessing_limited
 def join_by_code(request: HttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         return redirect("game:join", code=form.cleaned_data["code"])
+    if request.method == "POST" and "code" in form.errors:
+        _wrong_guess(request)
     return render(request, "game/join.html", {"form": form})
 
 
 @login_required
+@_guessing_limited
 def join_by_invite(request: HttpRequest, code: str) -> HttpResponse:
     """An invite lets this session see the room, private or not; taking a seat is a
     separate, deliberate POST on the room page (a GET never seats anyone). A code the
     owner replaced says so (404, like a code that never existed)."""
     room = rooms.room_for_code(code)
     if room is None:
+        _wrong_guess(request)
         return render(
             request, "game/join.html", {"form": JoinCodeForm(), "invite_invalid": True}, status=404
         )

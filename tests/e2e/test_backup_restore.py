@@ -1,5 +1,6 @@
 """Backups (issue #30, part 8): a played site dumped with the real `pg_dump -Fc` and
-restored with `pg_restore` into a fresh database, exactly as docs/deploy-backups.md tells
+restored with `pg_restore` into a fresh database, exactly as docs/deploy.md ("Backups and
+a restore drill") tells
 the operator; then, connected to the restored database, `manage.py verify_history` finds
 every game (finished, aborted and the running one) replaying exactly, every table holds
 the same rows as the original (games, events, players, points, standings, statistics),
@@ -96,7 +97,7 @@ def test_a_dump_of_a_played_site_restores_into_a_fresh_database_and_replays_exac
     original = connection.settings_dict["NAME"]
     env = libpq_env()
     dump = tmp_path / "dobon.dump"
-    # docs/deploy-backups.md: the dump, the fresh database, the restore.
+    # docs/deploy.md, "Backups and a restore drill": the dump, the fresh database, the restore.
     run(["pg_dump", "--format=custom", "--lock-wait-timeout=60s", f"--file={dump}",
          f"--dbname={url_of(original)}"], env)
     run(["createdb", "--template=template0", restored_name], env)

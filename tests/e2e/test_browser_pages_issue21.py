@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import PASSWORD
+from tests.e2e.page_helpers import log_in as _log_in
 from tests.game.history_helpers import play_agari, play_dobon, play_return
 from tests.game.play_helpers import NOW, make_room
 
@@ -20,14 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
-
-def _log_in(page: Page, base: str, username: str, language: str = "ja") -> None:
-    page.context.add_cookies([{"name": "django_language", "value": language, "url": base}])
-    page.goto(f"{base}/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.get_by_test_id("nav-profile")).to_have_text(username)
 
 
 def _shoot(page: Page, name: str) -> None:

@@ -7,21 +7,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import PASSWORD
+from tests.e2e.page_helpers import log_in as _log_in
 from tests.game.play_helpers import make_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 
-
-def _log_in(page: Page, base: str, username: str, language: str = "ja") -> None:
-    page.context.add_cookies([{"name": "django_language", "value": language, "url": base}])
-    page.goto(f"{base}/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.get_by_test_id("nav-profile")).to_have_text(username)
 
 
 def test_back_from_a_game_shows_the_lobby_with_the_running_game(page: Page, live_server, alice):

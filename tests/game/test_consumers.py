@@ -440,7 +440,11 @@ async def test_the_room_panel_lists_seats_standings_and_the_last_result(table, a
     _, state = await next_state(socket)
     room = state["room"]
     assert room["is_public"] is True and room["running_game"] is None
-    assert room["seats"][1] == {"index": 1, "username": "bob", "kind": "human", "points": 37}
+    # Issue #34 adds each seat's rating (a new player: provisional, "?"; docs/ratings.md).
+    assert room["seats"][1] == {
+        "index": 1, "username": "bob", "kind": "human", "points": 37,
+        "rating": {"label": "", "provisional": True, "rating": 1120, "text": "?"},
+    }
     assert room["standings"][0] == {
         "username": "bob", "kind": "human", "points": 37, "games": 1, "seated": True
     }

@@ -122,3 +122,20 @@ async def test_settle_gives_up_at_its_deadline():
     assert time.monotonic() - started < 1.0
     stuck.cancel()
 
+
+
+async def test_a_restarts_1012_is_not_counted_as_a_refusal(game, alice, bob):
+    """/metrics: a deploy's closes would otherwise show as a burst of 'refusals' with code
+    1012 in `dobon_socket_refusals_total`; a socket the site refuses still counts there
+    (tests/game/test_metrics.py)."""
+    from game.metrics import SOCKET_REFUSALS
+
+    before = SOCKET_REFUSALS.labels(code="1012")._value.get()
+    sockets = [await open_socket(user, game.room_id) for user in (alice, bob)]
+    for socket in sockets:
+        await next_state(socket)
+    report = await drain.current().run(time.monotonic() + 5)
+    assert report.closed == 2
+    for socket in sockets:
+        assert await close_frame(socket) == drain.CLOSE_SERVICE_RESTART
+    assert SOCKET_REFUSALS.labels(code="1012")._value.get() == before

@@ -231,6 +231,18 @@ def test_beat_sweep_records_the_heartbeat_shared_through_redis(redis_url):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_published_sweep_records_the_heartbeat_too(settings):
+    """DOBON_SWEEP_IN_BEAT=false: beat publishes the sweep and a worker runs it."""
+    from game.tasks import expire_due_games_task
+
+    settings.CELERY_BROKER_URL = ""
+    before = time.time()
+    expire_due_games_task()
+    last = heartbeat.last_sweep()
+    assert last is not None and before <= last <= time.time()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_failed_sweep_records_nothing(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("database gone")
@@ -248,3 +260,14 @@ def test_in_process_scheduler_records_the_heartbeat(settings):
     scheduler.tick()
     last = heartbeat.last_sweep()
     assert last is not None and before <= last <= time.time()
+
+
+def test_the_default_clock_threshold_rides_out_a_standby_beats_take_over():
+    """A killed holder's standby sweeps at most the lock's lifetime, two renewals and
+    0.5 s after the kill (game/clock/lease.py): /readyz must not fail on every host
+    meanwhile with the defaults (the clock helper's finding: 10 s did)."""
+    from django.conf import settings
+
+    take_over = (settings.DOBON_CLOCK_LOCK_SECONDS
+                 + 2 * settings.DOBON_CLOCK_LOCK_RENEW_SECONDS + 0.5)
+    assert settings.DOBON_CLOCK_STALE_SECONDS > take_over

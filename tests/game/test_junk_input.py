@@ -229,3 +229,22 @@ def test_the_json_values_doctests_hold() -> None:
 
     failed, tried = doctest.testmod(json_values)
     assert tried and not failed
+
+
+# -- issue #31 item 8: an error frame names the action it refuses ---------------------------
+
+
+async def test_an_error_frame_names_the_action_type_and_version_it_refuses(table, bob_socket):
+    """Answers can overtake one another: a client with several moves in flight matches
+    each refusal by `action` and `version` (null when it sent none valid)."""
+    socket = await bob_socket()
+    await socket.send_json_to({"type": "action", "action": {"type": "dobon"}, "version": 0})
+    refused = await next_frame(socket)
+    assert (refused["type"], refused["action"], refused["version"]) == ("error", "dobon", 0)
+    await socket.send_json_to({"type": "action", "action": {"type": "draw"}, "version": 7})
+    stale = await next_frame(socket)
+    assert (stale["code"], stale["action"], stale["version"]) == ("stale", "draw", 7)
+    await socket.send_json_to({"type": "action", "action": {"type": ["draw"]}})
+    odd = await next_frame(socket)
+    assert (odd["code"], odd["action"], odd["version"]) == ("bad_action", None, None)
+    await socket.disconnect()

@@ -50,6 +50,7 @@ def test_json_format_from_the_environment_one_object_a_line():
         "    1 / 0\n"
         "except ZeroDivisionError:\n"
         "    logging.getLogger('game.y').exception('it broke')\n"
+        "import warnings; warnings.warn('careful now')\n"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "dobon_site.settings",
            "DOBON_LOG_FORMAT": "json", "LOG_LEVEL": "INFO"}
@@ -63,6 +64,8 @@ def test_json_format_from_the_environment_one_object_a_line():
     broke = next(line for line in lines if line["logger"] == "game.y")
     assert broke["message"] == "it broke" and "room" not in broke
     assert broke["exception"].endswith("ZeroDivisionError: division by zero")
+    warned = next(line for line in lines if line["logger"] == "py.warnings")
+    assert "UserWarning: careful now" in warned["message"]
 
 
 def test_plain_text_stays_the_default():
@@ -319,3 +322,37 @@ async def test_the_check_sees_sql_lines_without_the_filter(live_debug, json_line
         for installed in kept:
             backends.addFilter(installed)
     assert any('"logger": "django.db.backends"' in line for _, line in leaks(json_lines, seen))
+
+
+# -- daphne's access log -------------------------------------------------------------------------
+
+
+def test_json_mode_sends_daphnes_access_log_through_logging(monkeypatch, json_lines):
+    from daphne import cli as daphne_cli
+
+    from dobon_site import server
+
+    monkeypatch.setattr(daphne_cli, "AccessLogGenerator", daphne_cli.AccessLogGenerator)
+    monkeypatch.setattr(server.LimitedCommandLine, "run", lambda self, argv: None)
+    monkeypatch.setenv("DOBON_LOG_FORMAT", "json")
+    server.main([])
+    assert daphne_cli.AccessLogGenerator is server.LoggedAccess
+
+    server.LoggedAccess(None)("http", "complete", {
+        "client": "127.0.0.1:50000", "method": "GET", "path": "/healthz", "status": 200,
+        "size": 16})
+    line = [r for r in records(json_lines) if r["logger"] == "dobon_site.access"][-1]
+    assert line["level"] == "INFO"
+    assert line["message"] == '127.0.0.1:50000 "GET /healthz" 200 16'
+
+
+def test_text_mode_keeps_daphnes_own_access_log(monkeypatch):
+    from daphne import cli as daphne_cli
+
+    from dobon_site import server
+
+    original = daphne_cli.AccessLogGenerator
+    monkeypatch.setattr(server.LimitedCommandLine, "run", lambda self, argv: None)
+    monkeypatch.delenv("DOBON_LOG_FORMAT", raising=False)
+    server.main([])
+    assert daphne_cli.AccessLogGenerator is original

@@ -213,3 +213,31 @@ def test_leaving_does_not_dodge_the_loss(people):
     assert game.status == Game.Status.FINISHED
     change = RatingChange.objects.get(game=game, user=bob)
     assert _line(bob).games == 1 and change.mu == _line(bob).mu
+
+
+def test_whole_random_games_equal_openskill_directly(people, settings):
+    """Whole games of random legal actions and timeouts (history_helpers), one after the
+    other in one room, the random hands deciding every points change: the stored numbers
+    are openskill's own, and the rebuild gives them again."""
+    from tests.game.history_helpers import play_random_game
+
+    settings.DOBON_RATED_PAIR_GAMES_PER_DAY = 0
+    room = make_room(*people)
+    rng = random.Random(3434)
+    now = NOW
+    model = PlackettLuce()
+    mine = {p.pk: model.rating() for p in people}
+    for _ in range(12):
+        game, _states = play_random_game(room, people[0], rng, now=now)
+        players = list(game.players.order_by("seat"))
+        new = model.rate([[mine[p.user_id]] for p in players],
+                         ranks=_issue_ranks([p.delta for p in players]))
+        for p, team in zip(players, new, strict=True):
+            mine[p.user_id] = team[0]
+        now = game.finished_at.timestamp() + 30
+    assert {r.user_id: (r.mu, r.sigma) for r in Rating.objects.all()} == {
+        user: (r.mu, r.sigma) for user, r in mine.items()}
+    assert len({r.games for r in Rating.objects.all()}) == 1
+    before = _snapshot()
+    rebuild_all()
+    assert _snapshot() == before

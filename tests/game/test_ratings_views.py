@@ -233,3 +233,9 @@ def test_the_profile_draws_a_rating_graph_per_game_in_fixed_queries(
     line_en = html_en.split('data-testid="rating-dobon_uno-people"')[1].split("</div>")[0]
     assert f"{games} rated games" in line_en
     assert "レート対局" in line  # Japanese by default
+
+
+def test_the_points_leaderboard_links_the_rating_boards(client, alice):
+    client.force_login(alice)
+    html = client.get(reverse("game:leaderboard")).content.decode()
+    assert f'href="{reverse("game:ratings")}" data-testid="ratings-link"' in html

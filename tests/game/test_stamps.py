@@ -112,3 +112,28 @@ def test_the_limiter_counts_per_room_and_user():
     assert not limiter.allow(1, 1)
     fake.advance(0.01)
     assert limiter.allow(1, 1)
+
+
+async def test_the_stamp_limit_holds_over_two_server_processes(alice, bob, clock, monkeypatch,
+                                                               redis_url):
+    """Issue #31: one socket on each of two daphnes sent twice the allowance, each process
+    counting its own. With Redis the seat's limit is counted there too (each process
+    keeps its own StampLimiter; the second stands for the other daphne)."""
+    room = await sync_to_async(make_room)(alice, bob)
+    a, b = await _open(alice, room.pk), await _open(bob, room.pk)
+    await a.send_json_to({"type": "stamp", "stamp": "hello"})
+    assert (await next_frame(b))["stamp"] == "hello"
+    await next_frame(a)
+    other_process = stamps.StampLimiter(clock=clock)
+    monkeypatch.setattr(RoomConsumer, "stamp_limiter", other_process)
+    second = await _open(alice, room.pk)
+    clock.advance(1.0)
+    await second.send_json_to({"type": "stamp", "stamp": "wow"})
+    refusal = await next_frame(second)
+    assert refusal["type"] == "error" and refusal["code"] == "stamp_too_soon"
+    await quiet(b)
+    clock.advance(0.5)
+    await second.send_json_to({"type": "stamp", "stamp": "wow"})
+    assert (await next_frame(b))["stamp"] == "wow"
+    for socket in (a, b, second):
+        await socket.disconnect()

@@ -7,8 +7,8 @@ and waited for until it answers HTTP, and the next one follows. With `--proxy ng
 players connect through nginx (game/management/bench/proxy.py), so a socket closed with
 1012 comes back through the proxy to whichever daphne is up; without it each player
 comes back to its own daphne once it is up again. After the last restart the rooms play
-on for `--seconds`, then the run checks every socket against the database as every run
-does (`lost_updates`).
+on for `--seconds` (and up to a minute more until every socket is back), then the run
+checks every socket against the database as every run does (`lost_updates`).
 
 Reported: each restart's drain and down time; from each socket's 1012 to its next state
 (p50 / p99 / max); sockets closed with 1012 and sockets not back; closes other than 1012
@@ -57,6 +57,18 @@ def restart_report(players: list[Player], began: float, ended: float) -> dict[st
     }
 
 
+# After playing on: how long sockets still on their way back are waited for (without a
+# proxy a socket's connect backs off while its daphne starts, up to 16 s between tries).
+BACK_WAIT_SECONDS = 60.0
+
+
+async def back_or_given_up(players: list[Player], seconds: float = BACK_WAIT_SECONDS) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and any(
+            p.restarts and p.restarts[-1].back_at is None for p in players):
+        await asyncio.sleep(0.2)
+
+
 async def rolling_restart(args: argparse.Namespace, procs: stack.Processes,
                           ports: list[int]) -> dict[str, Any]:
     nginx = None
@@ -89,6 +101,7 @@ async def roll(args: argparse.Namespace, procs: stack.Processes, ports: list[int
         steps.append(step)
     rolled = time.time()
     await asyncio.sleep(args.seconds)  # play on; late sockets come back meanwhile
+    await back_or_given_up(run.players)
     ended = time.time()
     after = await asyncio.to_thread(versions, args.database_url, run.room_ids)
     return {

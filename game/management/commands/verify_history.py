@@ -1,6 +1,6 @@
 """`manage.py verify_history`: replay every stored game and say whether each one ends as
 stored (game/history/verify.py). Exits 1 when any does not: the restore drill's check
-(docs/deploy-backups.md)."""
+(docs/deploy.md, "Backups and a restore drill")."""
 
 from __future__ import annotations
 

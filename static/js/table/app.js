@@ -54,7 +54,9 @@ export class TableApp {
     this.socket = new TableSocket(root.dataset.wsUrl, {
       onMessage: (m) => this.receive(m),
       onStatus: (s) => this.connection(s),
-      position: () => (this.state && this.state.game ? { game: this.state.game, version: this.state.version } : null),
+      position: () => (this.state && this.state.game
+        ? { game: this.state.game, version: this.state.version, private: this.state.private || 0 }
+        : null),
     });
     this.wire();
     setInterval(() => this.tick(), 100);

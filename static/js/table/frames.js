@@ -21,7 +21,9 @@
 export function frameVerdict(old, message, resuming = null) {
   if (resuming !== null && message.game !== resuming) return "connect";
   const sameGame = Boolean(old) && message.game !== null && old.game === message.game;
-  if (sameGame && message.version < old.version) return "old";
+  // An old frame, overtaken (a private step of this seat keeps the version: protocol.md).
+  if (sameGame && (message.version < old.version
+    || (message.version === old.version && (message.private || 0) < (old.private || 0)))) return "old";
   if (sameGame && message.from_version !== undefined && message.from_version > old.version) return "gap";
   if (message.game === null && showsLastResult(old, message.room)) return "room";
   return "apply";

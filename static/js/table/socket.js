@@ -88,7 +88,9 @@ export class TableSocket {
 
   resume() {
     const at = this.position();
-    this.send(at && at.game ? { type: "sync", game: at.game, version: at.version } : { type: "sync" });
+    this.send(at && at.game
+      ? { type: "sync", game: at.game, version: at.version, private: at.private || 0 }
+      : { type: "sync" });
   }
 
   /** For tests of the reconnect path and for a flaky network: drop and come back. */
