@@ -63,7 +63,7 @@ def test_the_bot_client_resumes_by_version_soon_after_1012():
     asyncio.run(scenario())
     first, second = heard
     assert first == [{"type": "action", "action": {"type": "draw"}, "version": 7}]
-    assert second == [{"type": "sync", "game": 5, "version": 7},
+    assert second == [{"type": "sync", "game": 5, "version": 7, "private": 0},
                       {"type": "action", "action": {"type": "draw"}, "version": 7}]
     waited = opened_at[1] - closed_at[0]
     assert 0.25 <= waited < 1.5 + 0.5, waited
@@ -108,6 +108,6 @@ def test_the_bot_client_takes_the_end_of_a_game_that_ended_while_it_was_away():
             return bot
 
     bot = asyncio.run(scenario())
-    assert heard[1] == [{"type": "sync", "game": 5, "version": 7},
+    assert heard[1] == [{"type": "sync", "game": 5, "version": 7, "private": 0},
                         {"type": "action", "action": {"type": "draw"}, "version": 0}]
     assert bot.finished == {5} and (bot.game, bot.version) == (6, 0)

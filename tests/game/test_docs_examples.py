@@ -211,14 +211,20 @@ async def test_bots_api_standard_exchange_is_what_the_server_does(alice, bob, ca
 
 
 async def test_an_action_refused_as_stale_answers_an_error_frame(alice, bob, carol):
-    """The examples' `error` shape: {"type", "code", "message"} (docs/protocol.md)."""
-    setup = {"hands": [["S3", "H11", "D8", "C2", "JK"], ["S5", "D3", "C4"], ["C3", "H7", "D5"]],
-             "first_card": "H9", "deck": ["C5", "C6", "C7", "C8", "S9", "S10"]}
-    game = await sync_to_async(_trump_table)(alice, [bob, carol], "standard", setup)
+    """The examples' `error` shape: {"type", "code", "message"}, and for a refused action
+    "action" and "version" (docs/protocol.md, "error")."""
+    setup = {"hands": [["S3", "H11", "D8", "C2"], ["S5", "D3", "C4"], ["C3", "H7", "D5"]],
+             "first_card": "H9", "deck": ["C5", "C6", "C7", "C8", "S9", "S10"],
+             "first_player": 0}
+    # au: sealed bids are judged against the auction whatever version they name (#31),
+    # so a plain move decided on a version the game has not reached is the stale one.
+    game = await sync_to_async(_trump_table)(alice, [bob, carol], "au", setup)
     socket = await open_socket(alice, game.room_id)
     await next_state(socket)
-    await socket.send_json_to({"type": "action", "action": {"type": "bid", "amount": 4},
-                               "version": 99})
+    await socket.send_json_to({"type": "action", "action": {"type": "draw"}, "version": 99})
     error = await next_frame(socket)
-    assert mismatches({"type": "error", "code": "stale", "message": "m"}, error) == []
+    # An error refusing an action names it (#31): its type and the version it was sent with.
+    assert mismatches({"type": "error", "code": "stale", "message": "m", "action": "draw",
+                       "version": 99}, error) == []
+    assert (error["action"], error["version"]) == ("draw", 99)
     await socket.disconnect()

@@ -61,7 +61,7 @@ test("1012: a quiet reconnect after a random 0.25-1.5 s that resumes by version"
   assert.equal(statuses.at(-1), "restarting"); // still nothing shown while it connects
   FakeWebSocket.made[1].open();
   assert.equal(statuses.at(-1), "open");
-  assert.deepEqual(FakeWebSocket.made[1].sent, [{ type: "sync", game: 3, version: 41 }]);
+  assert.deepEqual(FakeWebSocket.made[1].sent, [{ type: "sync", game: 3, version: 41, private: 0 }]);
   assert.ok(!statuses.includes("reconnecting"));
   // The "say so" timer finds the socket open: it changes nothing.
   timers.forEach((t) => t.fn());
