@@ -18,7 +18,7 @@ def name_trump_presets(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0014_merge_public_versions'),
+        ('game', '0013_merge_0012_ratings_0012_room_sessions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
