@@ -75,8 +75,7 @@ STRICT := \
 	game/management/bench/variants.py \
 	game/live/drain.py \
 	game/clock/lease.py \
-	game/ratings \
-	game/logs.py
+	game/ratings
 
 lint: install
 	$(BIN)/ruff check .

@@ -352,6 +352,9 @@ DOBON_LEAN_CONNECTIONS = env_int("DOBON_LEAN_CONNECTIONS", 4)
 
 # CPU players' thinking time in percent of their human-like 0.6–2 s (game/services/cpu.py).
 DOBON_CPU_DELAY_PERCENT = env_int("DOBON_CPU_DELAY_PERCENT", 100)
+# How long CPUs wait for a program seat's open chance before a move that would close it
+# (issue #31), counted from the chance's opening; 0: not at all.
+DOBON_PROGRAM_CHANCE_GRACE_SECONDS = env_int("DOBON_PROGRAM_CHANCE_GRACE_MS", 300) / 1000
 
 # Live play limits (websocket protocol).
 DOBON_WS_MAX_MESSAGE_BYTES = env_int("DOBON_WS_MAX_MESSAGE_BYTES", 4096)

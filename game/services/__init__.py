@@ -3,8 +3,9 @@ each state change in one transaction, the engines reached through one registry.
 
 - play and lean_moves: starting games, applying actions and timeouts, pushing each
   person their own table (lean_moves: a person's common move on the event loop);
-- rooms, house, invites, stamps, panel: rooms, sitting down, the owner's powers, house
-  rules, invites, stamps and the live room panel;
+- rooms, house, invites, invite_guesses, stamps, panel: rooms, sitting down, the owner's
+  powers, house rules, invites and the limit on guessing them, stamps and the live room
+  panel;
 - engines: the registry of game kinds (Dobon UNO, trump Dobon) and what each does
   around its engine;
 - clock, cpu, limits, matches, programs: the clock of every running game, CPU players,

@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from game import logs
 from game.models import Game, GameEvent, GameKind, Room
 from game.rules.contract import Engine
-from game.services import engines, matches, play, rooms
+from game.services import engines, matches, panel, play, rooms
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -115,10 +115,29 @@ def do_schedule(
     turns = planned_turns(game, engine, seats) if running else []
     program = matches.next_program_due(game, engine, seats, now, step)  # notes the frames'
     program = program if running else None
-    game.cpu_due = earliest(
-        program, play.to_datetime(now + turns[0].delay) if turns else None
-    )
+    cpu_at = now + turns[0].delay if turns else None
+    if cpu_at is not None:
+        cpu_at = max(cpu_at, programs_answer_by(engine, seats) or cpu_at)
+    game.cpu_due = earliest(program, play.to_datetime(cpu_at))
     game.next_deadline = earliest(engine.next_deadline if running else None, game.cpu_due)
+
+
+def programs_answer_by(engine: Engine, seats: Iterable[Seat]) -> float | None:
+    """Until when CPUs wait for a program seat's open chance (issue #31: in a match a CPU
+    played about 20 ms after the card that opened it, closing it before any program
+    could answer, whatever its clock): the latest of each open chance's opening plus
+    DOBON_PROGRAM_CHANCE_GRACE_SECONDS. A program that answers (a decline is a new
+    change) or lets the grace pass releases them. None: no program holds a chance."""
+    grace = settings.DOBON_PROGRAM_CHANCE_GRACE_SECONDS
+    until = None
+    for s in seats:
+        if s.kind != panel.PROGRAM or s.seat == engine.turn or grace <= 0:
+            continue
+        view = engine.view(s.seat)
+        if view.get("chances") and view.get("deadline") is not None:
+            opened = float(view["deadline"]) - float(view["timeout"])
+            until = max(until or 0.0, opened + grace)
+    return until
 
 
 def earliest(deadline: float | None, cpu_due: datetime | None) -> datetime | None:

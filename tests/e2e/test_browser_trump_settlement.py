@@ -115,7 +115,7 @@ def test_t16_3_standard_settlement_labels_every_row_and_greens_a_negative_score(
         rows = box.locator("tbody tr")
         expect(rows.nth(0).locator(".settle-note")).to_have_text("敗者の手札は数えません")
         expect(rows.nth(2).locator(".settle-note")).to_have_text("ドボンで出した札：手札なし")
-        # T16.3 lower is better: carol's −200 is green (pos), alice's +162 red (neg)
+        # §T16.3 lower is better: carol's −200 is green (pos), alice's +162 red (neg)
         expect(rows.nth(2).locator("td").nth(1)).to_have_class("pos")
         expect(rows.nth(2).locator("td").nth(1)).to_have_text("−200")
         expect(rows.nth(0).locator("td").nth(1)).to_have_class("neg")

@@ -60,3 +60,38 @@ async def test_t4_bids_sent_on_the_same_version_are_all_judged_by_the_auction(al
     assert frame["code"] == "stale"
     for socket in sockets:
         await socket.disconnect()
+
+
+def test_a_cpu_waits_for_a_programs_open_chance_or_the_grace(bob, settings):
+    """In a match CPUs move at once: a CPU on turn played about 20 ms after the card that
+    opened a program's cut-in chance, closing it (7 of 27 chances). Now the CPU's move
+    waits until the program answered or DOBON_PROGRAM_CHANCE_GRACE_MS passed."""
+    from django.db import transaction
+    from play_helpers import NOW, make_room, position, set_position
+
+    from game.models import Game, Membership
+    from game.services import cpu, engines, matches, play
+
+    settings.DOBON_PROGRAM_CHANCE_GRACE_SECONDS = 0.3
+    room = make_room(bob, seats=[0])
+    Membership.objects.filter(room=room, user=bob).update(program_sockets=1)
+    match = matches.start_match(room, bob, games=1, program_timeout=1, cpu_level="easy",
+                                now=NOW)
+    game = Game.objects.get(match=match)
+    # Seat 2 (a CPU) has just played R5: seat 3 (a CPU) is on turn, bob (seat 0, a
+    # program) holds the other R5, a cut-in chance.
+    engine = position([["R5", "G7", "B1"], ["B9", "B8", "Y2"], ["R5", "G2"], ["Y9", "Y3"]],
+                      first="R3", deck=["R9"] * 10, first_player=2, timeout=10, now=NOW)
+    engine.play(2, ["R5"], NOW)
+    assert engine.turn == 3 and "cut_in" in engine.view(0)["chances"]
+    set_position(game, engine)
+    with transaction.atomic():
+        locked = play.locked_with_seats(pk=game.pk)
+        cpu.do_schedule(locked, engines.load(locked), play.seats_of(locked), NOW)
+        locked.save(update_fields=["cpu_due", "next_deadline"])
+    game.refresh_from_db()
+    assert game.cpu_due.timestamp() - NOW == pytest.approx(0.3, abs=0.001)  # before: 0
+
+    play.perform_action(game, bob, {"type": "decline"}, now=NOW + 0.1)  # bob answers
+    game.refresh_from_db()
+    assert game.cpu_due.timestamp() - NOW == pytest.approx(0.1, abs=0.001)  # on at once

@@ -132,18 +132,18 @@ test("T16.5 the standard auction's prompt says what a bid costs, in both languag
 // is `Game.view(None)` of a finished round played through the engine from a fixed set-up
 // (tests/rules/trump/helpers.py), trimmed to what the settlement reads.
 const TRUMP_VIEWS = {
-  // au · 0:[D8 S10 H10] 1:[C3 H5] · field D6 · 0 plays D8 (♦); 1 dobons (3 + 5 = 8); 0 declines
+  // au · 0:["D8" "S10" "H10"] 1:["C3" "H5"] · field "D6" · 0 plays "D8" (♦); 1 dobons (3 + 5 = 8); 0 declines
   au: {"result":{"kind":"dobon","winners":[1],"losers":[0],"payments":[[0,1,72]],"scores":[-72,72],"deltas":[-72,72],"score_order":"high","hand_points":[20,8],"chain":[[1,"dobon"]],"multiplier":2,"target":null,"worst":null,"bonuses":null,"next_first_player":1,"rate":1},"revealed":[["S10","H10"],["C3","H5"]],"last_play":{"seat":0,"cards":["D8"]},"dobon":null},
-  // au, T15.7 (e): 0:[C4 S13 H2 D5] 1:[S2 D2] · field C9 · 0 plays C4; 1 dobons
+  // au, §T15.7 (e): 0:["C4" "S13" "H2" "D5"] 1:["S2" "D2"] · field "C9" · 0 plays "C4"; 1 dobons
   auTwos: {"result":{"kind":"dobon","winners":[1],"losers":[0],"payments":[[0,1,400]],"scores":[-400,400],"deltas":[-400,400],"score_order":"high","hand_points":[17,4],"chain":[[1,"dobon"]],"multiplier":16,"target":null,"worst":null,"bonuses":null,"next_first_player":1,"rate":1},"revealed":[["S13","H2","D5"],["S2","D2"]],"last_play":{"seat":0,"cards":["C4"]},"dobon":null},
-  // au stop, T15.7 (b): 0:[H7] 1:[S13 D3] 2:[C2 H8 D12] · field H4 · 0 plays H7
+  // au stop, §T15.7 (b): 0:["H7"] 1:["S13" "D3"] 2:["C2" "H8" "D12"] · field "H4" · 0 plays "H7"
   auStop: {"result":{"kind":"agari","winners":[0],"losers":[1,2],"payments":[[1,0,13],[2,0,40]],"scores":[53,-13,-40],"deltas":[53,-13,-40],"score_order":"high","hand_points":[0,13,20],"chain":null,"multiplier":null,"target":null,"worst":null,"bonuses":null,"next_first_player":0,"rate":1},"revealed":[[],["S13","D3"],["C2","H8","D12"]],"last_play":{"seat":0,"cards":["H7"]},"dobon":null},
-  // au, T15.7 (h) chain [1, 0]: 0:[D10 S3 H7] 1:[C4 H6] 2:[S5 C5] · field D6 · 0 plays D10,
+  // au, §T15.7 (h) chain [1, 0]: 0:["D10" "S3" "H7"] 1:["C4" "H6"] 2:["S5" "C5"] · field "D6" · 0 plays "D10",
   // 1 dobons, 0 returns (3 + 7 = 10), 2 lets its dobon go
   auReturn: {"result":{"kind":"return","winners":[0],"losers":[1],"payments":[[1,0,120]],"scores":[120,-120,0],"deltas":[120,-120,0],"score_order":"high","hand_points":[10,10,10],"chain":[[1,"dobon"],[0,"return"]],"multiplier":4,"target":null,"worst":null,"bonuses":null,"next_first_player":0,"rate":1},"revealed":[["S3","H7"],["C4","H6"],["S5","C5"]],"last_play":{"seat":0,"cards":["D10"]},"dobon":null},
-  // standard, T16.9 (j): quick and storm, bids [2, 1, 1, 1]; 0 plays H13, 2 dobons
+  // standard, §T16.9 (j): quick and storm, bids [2, 1, 1, 1]; 0 plays "H13", 2 dobons
   stdJ: {"result":{"kind":"dobon","winners":[2],"losers":[0],"payments":[],"scores":[162,40,-200,26],"deltas":[162,40,-200,26],"score_order":"low","hand_points":[33,40,0,26],"chain":null,"multiplier":null,"target":["H13"],"worst":40,"bonuses":[[2,"storm",-100],[2,"quick",-100],[0,"quick",80],[0,"auction",2]],"next_first_player":null,"rate":1},"revealed":[["S9","D8","C12","H6"],["S13","D4","C7","H9","D10"],["C3","D3","H3","S2","H2"],["C11","S5","D6","H1","C4"]],"last_play":{"seat":0,"cards":["H13"]},"dobon":{"declarers":[{"seat":2,"count":1}],"target":["H13"],"losers":[0],"returners":[]}},
-  // standard, T16.9 (b): bids [1, 2, 1, 5]; 3 C8 · 0 C6 · 1 C7; 3 dobons on C7
+  // standard, §T16.9 (b): bids [1, 2, 1, 5]; 3 "C8" · 0 "C6" · 1 "C7"; 3 dobons on "C7"
   stdB: {"result":{"kind":"dobon","winners":[3],"losers":[1],"payments":[],"scores":[22,44,17,-50],"deltas":[22,44,17,-50],"score_order":"low","hand_points":[22,14,17,0],"chain":null,"multiplier":null,"target":["C7"],"worst":22,"bonuses":[[3,"auction",-50]],"next_first_player":null,"rate":1},"revealed":[["S13","D12","H2"],["C9","D5"],["C10","H1","S6"],["S3","C4"]],"last_play":{"seat":1,"cards":["C7"]},"dobon":{"declarers":[{"seat":3,"count":1}],"target":["C7"],"losers":[1],"returners":[]}},
 };
 const trumpData = (v) => ({ result: v.result, hands: v.revealed, lastPlay: v.last_play, dobon: v.dobon });
@@ -200,7 +200,7 @@ test("T16.3 standard settlement: every row labelled, bonuses by name, the declar
   const b = standardWorkedSums(trumpData(TRUMP_VIEWS.stdB), seatName);
   assert.equal(b[2], "bob: 最悪点 22 × 勝者1人 × 2 = 44");
   assert.equal(b[4], "dave: 基本点 0（ドボンで出した札：手札なし） − 落札点 50 = −50");
-  // T16.3 lower is better: a negative change is good (green), a positive one bad (red).
+  // §T16.3 lower is better: a negative change is good (green), a positive one bad (red).
   assert.equal(deltaClass(-200, "low"), "pos");
   assert.equal(deltaClass(162, "low"), "neg");
   assert.equal(deltaClass(72, "high"), "pos");
