@@ -224,3 +224,32 @@ async def test_when_the_tab_that_queued_a_shared_read_leaves_the_other_reads_alo
         await left
     assert await answered == {"read": 1}, "the staying tab read for itself"
     assert len(reads) == 1
+
+
+
+async def test_tabs_resuming_from_different_places_do_not_share_a_read(monkeypatch):
+    """Issue #30: a resuming sync's answer depends on its (game, version) — an ended
+    game's catch-up frame comes only for the tab that names it — so only tabs asking
+    from the same place share a read."""
+    made: list[tuple[Any, ...]] = []
+    budget = asyncio.Event()  # every tab waits for it, unread
+
+    async def read(fn: Callable[..., Any], *args: Any) -> dict[str, Any]:
+        made.append(args)
+        return {"read": len(made)}
+
+    async def within_budget(self: RoomConsumer) -> bool:
+        await budget.wait()
+        return True
+
+    monkeypatch.setattr(consumers, "db_read", read)
+    monkeypatch.setattr(RoomConsumer, "within_sync_budget", within_budget)
+    monkeypatch.setattr(RoomConsumer, "shared_reads", SharedReads())
+    first = asyncio.ensure_future(tab(7).shared_table(None))
+    second = asyncio.ensure_future(tab(7).shared_table((5, 3)))
+    third = asyncio.ensure_future(tab(7).shared_table((5, 3)))
+    await until(lambda: RoomConsumer.shared_reads.joins == 1)  # the third joins the second
+    budget.set()
+    answers = [await first, await second, await third]
+    assert [args[3] for args in made] == [None, (5, 3)], "one read per place asked from"
+    assert answers[1] is answers[2] and answers[0] != answers[1]
