@@ -431,8 +431,11 @@ def running_games(run: Run, tables: Tables) -> list[int]:
 
 
 def judge_games(run: Run, tables: Tables) -> None:
-    games = query(run, "SELECT g.id, g.room_id, g.version, g.status, "
-                       "(SELECT min(version) FROM game_gameevent e WHERE e.game_id = g.id), "
+    # Public versions: what the clients count (a seat's private answer keeps the version:
+    # docs/protocol.md, "Versions and private answers").
+    games = query(run, "SELECT g.id, g.room_id, g.public_version, g.status, "
+                       "(SELECT min(public_version) FROM game_gameevent e "
+                       " WHERE e.game_id = g.id), "
                        "(SELECT data FROM game_gameevent e WHERE e.game_id = g.id AND "
                        " e.data->>'type' = 'finished' ORDER BY seq DESC LIMIT 1), "
                        "(SELECT extract(epoch FROM max(created_at)) FROM game_gameevent e "

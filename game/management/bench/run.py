@@ -20,13 +20,14 @@ HANDSHAKES_IN_FLIGHT = 16  # a ramp, not one burst: daphne drops handshakes slow
 
 
 def versions(database_url: str, room_ids: list[int]) -> dict[int, int]:
-    """Game id → version for the bench rooms' games (psycopg: the bench's own Django
+    """Game id → public version (the clients' version: docs/protocol.md, "Versions and
+    private answers") for the bench rooms' games (psycopg: the bench's own Django
     connection stays out of the measured window)."""
     import psycopg
 
     with psycopg.connect(database_url, autocommit=True) as conn:
         rows = conn.execute(
-            "SELECT id, version FROM game_game WHERE room_id = ANY(%s)", (room_ids,)
+            "SELECT id, public_version FROM game_game WHERE room_id = ANY(%s)", (room_ids,)
         ).fetchall()
     return {int(g): int(v) for g, v in rows}
 
