@@ -101,6 +101,9 @@ class Player:
         self.acted = None  # a move sent during the drain may have been dropped unread
         await asyncio.sleep(rng.uniform(*RESTART_DELAY))
         first = await self.first_state()
+        while first is None and not stop.is_set():  # the browser's table never gives up
+            await asyncio.sleep(rng.uniform(1.0, 4.0))  # (static/js/table/socket.js)
+            first = await self.first_state()
         if first is None:
             return False
         self.receive(first, stop, rng)
