@@ -20,6 +20,7 @@ from socket_helpers import next_frame, next_state, open_socket, quiet
 from game.history.replay import rebuild
 from game.history.selectors import versions_of
 from game.models import Game, GameEvent, Membership
+from game.rules.dobon_uno.house import PRESETS
 from game.services import clock, fixed_setups, matches, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,19 +55,50 @@ def uno_table(alice: Any, bob: Any, carol: Any) -> Game:
     return set_position(game, engine)
 
 
-FIRST_PLAY = {"trump_dobon": ["D10"], "dobon_uno": ["R5"]}
-TABLES = {"trump_dobon": au_table, "dobon_uno": uno_table}
+def standard_table(alice: Any, bob: Any, carol: Any) -> Game:
+    """Trump standard (no auction: alice is the first player): alice's D10 is a run of one
+    for carol, whose S5 + C5 = 10 is a valid target of k = 1 (§T13.3, §T13.4), a dobon
+    chance while bob's turn goes on (his C4 + H13 + S2 = 19 has none)."""
+    room = make_room(alice, bob, carol, game_kind="trump_dobon", trump_preset="standard",
+                     timeout_seconds=60, seat_count=3)
+    setup = fixed_setups.FixedSetup(
+        hands=[["D10", "S3", "H7"], ["C4", "H13", "S2"], ["S5", "C5"]], first_card="D6",
+        deck=["S9", "D1", "C3", "H12", "S11", "H11"], first_player=0,
+    )
+    return fixed_setups.start_fixed_game(room, alice, setup, now=time.time())
+
+
+def competitive_table(alice: Any, bob: Any, carol: Any) -> Game:
+    """Dobon UNO under the competitive preset (§H10 blind dobon): on alice's R5 every other
+    seat has a dobon chance (§H10.1), carol a cut-in chance too; her one decline lets both
+    lapse (§R7) while bob's turn, with his own untold chance, goes on."""
+    room = make_room(alice, bob, carol, seat_count=3, timeout_seconds=60,
+                     house_rules=dict(PRESETS["competitive"]))
+    setup = fixed_setups.FixedSetup(
+        hands=[["R5", "G7", "B1"], ["B9", "B8", "Y2"], ["R5", "G2", "Y7"]], first_card="R3",
+        deck=["R9"] * 10, first_player=0,
+    )
+    return fixed_setups.start_fixed_game(room, alice, setup, now=time.time())
+
+
+FIRST_PLAY = {"au": ["D10"], "standard": ["D10"], "uno": ["R5"], "competitive": ["R5"]}
+TABLES = {"au": au_table, "standard": standard_table, "uno": uno_table,
+          "competitive": competitive_table}
+# Bob's own chances on the first play: only under §H10 has he one (told to him alone).
+BOBS_CHANCES = {"au": [], "standard": [], "uno": [], "competitive": ["dobon"]}
 
 
 def frames_without_time(frame: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in frame.items() if k not in ("server_time", "room")}
 
 
-@pytest.mark.parametrize("kind", ["trump_dobon", "dobon_uno"])
+@pytest.mark.parametrize("table", ["au", "standard", "uno", "competitive"])
 async def test_a_declined_chance_while_the_turn_goes_on_leaves_no_trace(
-    kind, alice, bob, carol, mallory
+    table, alice, bob, carol, mallory
 ):
-    game = await sync_to_async(TABLES[kind])(alice, bob, carol)
+    """§T19.3 (au §T11, standard §T13.5), §R7/§R15, and under the competitive preset §H10
+    (Lapses and declines are told only to their seat)."""
+    game = await sync_to_async(TABLES[table])(alice, bob, carol)
     a, b, c = [await open_socket(u, game.room_id) for u in (alice, bob, carol)]
     watcher = await open_socket(mallory, game.room_id)
     program = await open_token_socket(await sync_to_async(new_key)(mallory), game.room_id)
@@ -75,12 +107,13 @@ async def test_a_declined_chance_while_the_turn_goes_on_leaves_no_trace(
         await next_state(socket)
 
     await a.send_json_to({"type": "action", "version": 0,
-                          "action": {"type": "play", "cards": FIRST_PLAY[kind]}})
+                          "action": {"type": "play", "cards": FIRST_PLAY[table]}})
     seen = {}
     for name, socket in zip("abcwp", (a, b, c, watcher, program), strict=True):
         _, seen[name] = await next_state(socket)
         assert (seen[name]["version"], seen[name]["private"]) == (1, 0)
-    assert seen["c"]["view"]["chances"] and not seen["b"]["view"]["chances"]
+    assert seen["c"]["view"]["chances"]
+    assert seen["b"]["view"]["chances"] == BOBS_CHANCES[table]
 
     await c.send_json_to({"type": "action", "action": {"type": "decline"}, "version": 1})
     _, told = await next_state(c)
