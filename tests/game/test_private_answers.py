@@ -1,5 +1,5 @@
 """A private answer leaves no public trace (issue #31, item 1; TRUMP-RULES.md §T19.3,
-RULES.md §R15): a declined chance, or one lapsing by a program's match clock, while the
+RULES.md §R15): a declined chance, or one lapsing by the room's clock or a program's match clock, while the
 turn goes on, changes nothing another seat, a watcher (browser or another account's
 program) can observe: no frame, no version, no gap. Its own seat is told (same version,
 the next private step), resumes exactly, and the others' actions decided on the version
@@ -233,3 +233,94 @@ def test_staff_who_are_not_superusers_see_the_public_version_only(
     for lookup in ("version", "next_deadline__gte", "private_steps__has_key"):
         refused = client.get(reverse("admin:game_game_changelist"), {lookup: "2"})
         assert refused.status_code == 400, lookup
+
+
+def test_a_chance_lapsing_by_the_rooms_clock_while_the_turn_goes_on_is_private(
+    alice, bob, carol, mallory, monkeypatch
+):
+    """§R14/§R14.1 by the room's own clock, applied by the sweep: alice's W opens carol's
+    cut-in chance at NOW (deadline NOW + 60); alice names red at NOW + 10, so bob's turn
+    runs to NOW + 70. At NOW + 60 carol's chance lapses while bob's turn goes on: only she
+    is pushed anything, every other table reads the same, bob's move on the public version
+    he saw is not stale and follows it with no gap, carol resumes exactly, the log replays."""
+    room = make_room(alice, bob, carol, seat_count=3, timeout_seconds=60)
+    game = play.start_game(room, alice, now=NOW)
+    engine = position([["W", "G7", "B1"], ["B9", "B8", "Y2"], ["W", "G2", "Y7"]],
+                      first="R3", deck=["R9"] * 10, first_player=0, timeout=60, now=NOW)
+    set_position(game, engine)
+    play.perform_action(game, alice, {"type": "play", "cards": ["W"]}, now=NOW)
+    play.perform_action(game, alice, {"type": "color", "color": "R"}, now=NOW + 10)
+    room.refresh_from_db()
+    tables = {u.username: play.table_for(room, u) for u in (alice, bob, mallory)}
+    assert tables["bob"]["view"]["chances"] == [] and tables["bob"]["version"] == 2
+
+    pushed: list[Any] = []
+    monkeypatch.setattr(play.sender, "send", pushed.extend)
+    assert clock.expire_due_games(now=NOW + 59.75) == 0  # not due yet
+    clock.expire_due_games(now=NOW + 60.25)
+
+    game.refresh_from_db()
+    lapse = GameEvent.objects.get(game=game, data__type="decline")
+    # §R14 by the engine's own clock (the version's input is the moment only, no seat's
+    # action, unlike a program's match clock), told to carol alone.
+    assert lapse.step == {"now": NOW + 60.25} and lapse.to_seat == 2
+    assert (game.version, game.public_version, game.private_steps) == (3, 2, {"2": 1})
+    assert game.next_deadline == play.to_datetime(NOW + 70)  # bob's turn goes on
+    assert [m["seat"] for _, m in pushed if m["type"] == "game.private"] == [2]
+    assert not [m for _, m in pushed if m["type"] == "game.public"]
+    for user in (alice, bob, mallory):
+        now_table = play.table_for(room, user)
+        assert frames_without_time(now_table) == frames_without_time(tables[user.username])
+        visible = play.events_since(game, -1, now_table["seat"])
+        assert "decline" not in [e["type"] for e in visible]
+    for since, expected in (((game.pk, 2, 0), ["decline"]), ((game.pk, 2, 1), [])):
+        carols = play.table_for(room, carol, since)
+        assert (carols["version"], carols["private"]) == (2, 1)
+        assert [e["type"] for e in carols["events"]] == expected, since
+
+    pushed.clear()
+    play.act_in_room(room.pk, bob, {"type": "draw"}, now=NOW + 61, version=2)  # not stale
+    public = [m for _, m in pushed if m["type"] == "game.public"]
+    assert public and {(m["version"], m["from_version"]) for m in public} == {(3, 2)}
+    game.refresh_from_db()
+    assert (game.version, game.public_version) == (4, 3)
+    replays_exactly(game)
+
+
+def test_t18_a_lapse_on_the_same_deadline_as_the_turns_timeout_stays_private(
+    alice, bob, carol, mallory, monkeypatch
+):
+    """§T18 / §R16.10 by the room's clock in trump au: carol's dobon chance on alice's D10
+    and bob's turn share one deadline; the sweep lets her chance lapse first, then plays
+    bob's automatic action. The others are pushed bob's action only, following the version
+    they saw with no gap and without her lapse; carol alone is told it."""
+    room = make_room(alice, bob, carol, game_kind="trump_dobon", trump_preset="au",
+                     timeout_seconds=60, seat_count=3)
+    setup = fixed_setups.FixedSetup(
+        hands=[["D10", "S3", "H7"], ["C4", "H13", "S2"], ["S5", "C5"]], first_card="D6",
+        deck=["S9", "D1", "C3", "H12", "S11", "H11"], first_player=0,
+    )
+    game = fixed_setups.start_fixed_game(room, alice, setup, now=NOW)
+    play.perform_action(game, alice, {"type": "play", "cards": ["D10"]}, now=NOW)
+
+    pushed: list[Any] = []
+    monkeypatch.setattr(play.sender, "send", pushed.extend)
+    clock.expire_due_games(now=NOW + 60.25)
+
+    game.refresh_from_db()
+    assert (game.version, game.public_version, game.private_steps) == (2, 2, {})
+    lapse = GameEvent.objects.get(game=game, data__type="decline")
+    assert lapse.data["timeout"] and lapse.to_seat == 2
+    told = {m["seat"]: [e["type"] for e in m["events"]] for _, m in pushed}
+    assert set(told) == {0, 1, 2, None}  # one frame each (None: the watchers' group)
+    assert told[2][0] == "decline" and told[2][1:] == told[None]
+    assert "decline" not in told[0] + told[1] + told[None]
+    assert told[None][:2] == ["timeout", "draw"]  # bob's automatic action, public
+    assert {(m["version"], m["from_version"]) for _, m in pushed} == {(2, 1)}  # no gap
+    for user in (alice, bob, mallory):
+        resumed = play.table_for(room, user, (game.pk, 1, 0))
+        assert resumed["version"] == 2 and "timeout" in [e["type"] for e in resumed["events"]]
+        assert "decline" not in [e["type"] for e in resumed["events"]]
+    carols = play.table_for(room, carol, (game.pk, 1, 0))
+    assert [e["type"] for e in carols["events"]][:1] == ["decline"]
+    replays_exactly(game)
