@@ -1,7 +1,7 @@
 """A private answer leaves no public trace (issue #31, item 1; TRUMP-RULES.md §T19.3,
-RULES.md §R15): a declined chance, or one lapsing by the room's clock or a program's match clock, while the
-turn goes on, changes nothing another seat, a watcher (browser or another account's
-program) can observe: no frame, no version, no gap. Its own seat is told (same version,
+RULES.md §R15): a declined chance, or one lapsing by the room's clock or a program's match
+clock, while the turn goes on, changes nothing another seat, a watcher (browser or another
+account's program) can observe: no frame, no version, no gap. Its own seat is told (same version,
 the next private step), resumes exactly, and the others' actions decided on the version
 before it are not `stale` (docs/protocol.md, "Versions and private answers").
 """
