@@ -44,6 +44,8 @@ def test_ratings_at_the_table_lobby_board_and_profile(tmp_path: Path, browser: B
     _rated_history(people)
     bob_line = Rating.objects.get(user=bob, game="dobon_uno", track="people")
     bob_shown = str(displayed(bob_line.mu, bob_line.sigma))
+    alice_line = Rating.objects.get(user=alice, game="dobon_uno", track="people")
+    alice_shown = str(displayed(alice_line.mu, alice_line.sigma))
     room = two_player_room("レート卓", alice, bob, SETUP, settings)
     out = Path(os.environ.get("DOBON_SHOTS") or tmp_path / "shots")
     out.mkdir(parents=True, exist_ok=True)
@@ -56,6 +58,11 @@ def test_ratings_at_the_table_lobby_board_and_profile(tmp_path: Path, browser: B
         plate = a.page.locator(".seat-plate[data-name=bob] .seat-rating")
         expect(plate).to_contain_text(bob_shown)
         expect(plate).to_contain_text("級" if int(bob_shown) < 1800 else "段")
+        # Your own seat has no plate: your rating and rank are on your bar below the felt.
+        mine = a.page.get_by_test_id("me-rating")
+        expect(mine).to_be_visible()
+        expect(mine).to_contain_text(alice_shown)
+        expect(mine).to_contain_text("級" if int(alice_shown) < 1800 else "段")
         assert shoot(a, out, "30-ratings-table") == []
         names += ["30-ratings-table-phone", "30-ratings-table-desktop"]
         for path, name, testid in (("/", "31-ratings-lobby", "my-ratings"),
