@@ -232,10 +232,31 @@ def test_the_profile_draws_a_rating_graph_per_game_in_fixed_queries(
     html_en = client.get(url).content.decode()
     line_en = html_en.split('data-testid="rating-dobon_uno-people"')[1].split("</div>")[0]
     assert f"{games} rated games" in line_en
-    assert "レート対局" in line  # Japanese by default
+    assert "レーティング対局" in line  # Japanese by default (#34: not レート, the stake)
 
 
 def test_the_points_leaderboard_links_the_rating_boards(client, alice):
     client.force_login(alice)
     html = client.get(reverse("game:leaderboard")).content.decode()
     assert f'href="{reverse("game:ratings")}" data-testid="ratings-link"' in html
+
+
+# -- words ---------------------------------------------------------------------------------
+
+
+def test_japanese_says_reitingu_for_the_skill_rating_and_keeps_reto_for_the_stake(
+        client, people):
+    """#34: レート is the stake multiplier (レート ×1, RULES.md); the skill rating is
+    レーティング on the board, the game page and the room list, never レート."""
+    _rated(people[0], 30.0)
+    game = play_dobon(make_room(*people), people)
+    client.force_login(people[0])
+    board = client.get(reverse("game:ratings")).content.decode()
+    head = board.split('data-testid="rating-board"')[1].split("</thead>")[0]
+    assert ">レーティング<" in head and ">レーティング対局<" in head
+    assert ">レート<" not in head
+    page = client.get(game.get_absolute_url()).content.decode()
+    changes = page.split('data-testid="rating-changes"')[1].split("</thead>")[0]
+    assert ">レーティング<" in changes and ">レート<" not in changes
+    lobby = client.get(reverse("game:lobby")).content.decode()
+    assert "レーティング戦" in lobby and "レート戦" not in lobby
