@@ -260,3 +260,30 @@ def test_japanese_says_reitingu_for_the_skill_rating_and_keeps_reto_for_the_stak
     assert ">レーティング<" in changes and ">レート<" not in changes
     lobby = client.get(reverse("game:lobby")).content.decode()
     assert "レーティング戦" in lobby and "レート戦" not in lobby
+
+
+def test_an_unrated_game_says_so_at_the_table_on_its_page_and_in_the_list(
+        client, people, django_assert_num_queries):
+    """#34: the table header, the game page and the room's history list mark an unrated
+    room's games (Game.rated, the room's `rated`); a rated room's show no such badge."""
+    unrated = make_room(*people, rated=False)
+    game = play_agari(unrated, people)
+    rated = make_room(*people)
+    rated_game = play_agari(rated, people)
+    client.force_login(people[0])
+    _english(client)
+    table = client.get(unrated.get_absolute_url()).content.decode()
+    badge = table.split('data-testid="table-unrated"')[1].split("</span>")[0]
+    assert "hidden" not in badge and ">unrated" in badge
+    rated_table = client.get(rated.get_absolute_url()).content.decode()
+    assert 'data-testid="table-unrated" hidden' in rated_table
+    game_page = client.get(game.get_absolute_url()).content.decode()
+    assert 'data-testid="game-unrated"' in game_page
+    assert 'data-testid="game-unrated"' not in client.get(
+        rated_game.get_absolute_url()).content.decode()
+    client.get(reverse("game:room_history", args=[unrated.pk]))
+    with django_assert_num_queries(9):  # the flag is read with the games
+        listing = client.get(reverse("game:room_history", args=[unrated.pk])).content.decode()
+    assert listing.count('data-testid="row-unrated"') == 1
+    assert 'data-testid="row-unrated"' not in client.get(
+        reverse("game:room_history", args=[rated.pk])).content.decode()

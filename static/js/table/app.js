@@ -262,6 +262,7 @@ export class TableApp {
       this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
       renderRulesChip(this);  // house rules: Dobon UNO only
     }
+    if (this.room && this.ui.unrated) this.ui.unrated.hidden = this.room.rated !== false;
     renderSeats(this);
     if (trump) {
       renderTrumpCenter(this);
