@@ -287,3 +287,22 @@ def test_an_unrated_game_says_so_at_the_table_on_its_page_and_in_the_list(
     assert listing.count('data-testid="row-unrated"') == 1
     assert 'data-testid="row-unrated"' not in client.get(
         reverse("game:room_history", args=[rated.pk])).content.decode()
+
+
+@pytest.mark.parametrize(("games", "numbers_shown"), [(3, False), (12, True)])
+def test_the_profile_graph_hides_the_numbers_while_the_rating_shows_a_question_mark(
+        client, alice, bob, games, numbers_shown):
+    """#34: a provisional player's profile says "?", so its graph has no y-axis values;
+    once established the graph is labelled with the lowest and highest rating."""
+    _career(alice, games, bob)
+    client.force_login(bob)
+    html = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    line = html.split('data-testid="rating-dobon_uno-people"')[1].split("</svg>")[0]
+    assert ('<strong class="rating">?<' in line) is not numbers_shown
+    svg = line.split("<svg")[1]
+    assert 'preserveAspectRatio="none"' not in svg  # no stretched text on a wide screen
+    values = [displayed(20 + (n + 1) * 0.01, 2.0) for n in range(1, games + 1)]
+    labels = [t.split(">")[1].split("<")[0] for t in svg.split('<text class="axis')[1:]]
+    assert labels[-1] == f"#{games}"
+    assert (str(max(values)) in labels and str(min(values)) in labels) is numbers_shown
+    assert len(labels) == (3 if numbers_shown else 1)
