@@ -54,6 +54,12 @@ class Shown:
         return "?" if self.provisional else str(self.rating)
 
     @property
+    def to_establish(self) -> int:
+        """Rated games still to play before the number is shown (0 once enough are
+        played, even if the deviation still keeps it provisional)."""
+        return max(scale.PROVISIONAL_GAMES - self.games, 0) if self.provisional else 0
+
+    @property
     def label(self) -> str:
         """The rank in the reader's language ("" while provisional)."""
         return "" if self.provisional else rank_label(self.rating)

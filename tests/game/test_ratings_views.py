@@ -306,3 +306,38 @@ def test_the_profile_graph_hides_the_numbers_while_the_rating_shows_a_question_m
     assert labels[-1] == f"#{games}"
     assert (str(max(values)) in labels and str(min(values)) in labels) is numbers_shown
     assert len(labels) == (3 if numbers_shown else 1)
+
+
+def test_a_rating_change_is_written_with_a_true_minus_sign(client, people):
+    """#34: the game page's change reads (−N) as points do, not (-N)."""
+    game = play_dobon(make_room(*people), people)
+    RatingChange.objects.filter(game=game).update(number=12, mu_before=30.0, sigma_before=2.0,
+                                                  mu=29.0, sigma=2.0)
+    client.force_login(people[0])
+    html = client.get(game.get_absolute_url()).content.decode()
+    section = html.split('data-testid="rating-changes"')[1].split("</table>")[0]
+    drop = displayed(30.0, 2.0) - displayed(29.0, 2.0)
+    assert section.count(f"(−{drop})") == 4 and "(-" not in section
+
+
+@pytest.mark.parametrize(("games", "japanese", "english"), [
+    (6, "あと4局で確定", "4 more rated games to be established"),
+    (9, "あと1局で確定", "1 more rated game to be established"),
+    (12, None, None),
+])
+def test_a_provisional_player_sees_how_many_games_until_established(client, alice, games,
+                                                                      japanese, english):
+    """#34: beside the "?" in the lobby and on the leaderboard's own line."""
+    _rated(alice, 30.0, games=games)
+    client.force_login(alice)
+    for language, expected in (("ja", japanese), ("en", english)):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        lobby = client.get(reverse("game:lobby")).content.decode()
+        mine = lobby.split('data-testid="my-ratings"')[1].split("</section>")[0]
+        board = client.get(reverse("game:ratings")).content.decode()
+        own = board.split('data-testid="my-rating"')[1].split("</p>")[0]
+        for page in (mine, own):
+            if expected is None:
+                assert 'data-testid="to-establish"' not in page
+            else:
+                assert expected in page and ">?<" in page
