@@ -88,3 +88,28 @@ def test_ratings_at_the_table_lobby_board_and_profile(tmp_path: Path, browser: B
         a.page.context.unroute_all(behavior="ignoreErrors")
         a.page.context.close()
     keep(out, names)
+
+
+def test_a_new_player_at_an_unrated_table_sees_the_badge_and_a_provisional_bar(
+        tmp_path: Path, browser: Browser, alice, bob, settings):
+    """#34: a player with no rated game reads "?" on their own bar (the plates skip their
+    seat), and an unrated room says 非レーティング in the table header, at 390×844."""
+    require_stack()
+    from table_helpers import two_player_room
+
+    room = two_player_room("練習卓", alice, bob, SETUP, settings)
+    room.rated = False
+    room.save(update_fields=["rated"])
+    out = Path(os.environ.get("DOBON_SHOTS") or tmp_path / "shots")
+    out.mkdir(parents=True, exist_ok=True)
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        a = open_player(browser, port, alice, "alice", PHONE)
+        a.page.goto(f"http://127.0.0.1:{port}/rooms/{room.pk}/")
+        expect(a.page.get_by_test_id("me-rating")).to_have_text("?")
+        badge = a.page.get_by_test_id("table-unrated")
+        expect(badge).to_be_visible()
+        expect(badge).to_have_text("非レーティング")
+        assert shoot(a, out, "35-unrated-table") == []
+        keep(out, ["35-unrated-table-phone", "35-unrated-table-desktop"])
+        assert a.errors == [] and a.csp_violations() == [], a.errors
