@@ -54,6 +54,12 @@ class Shown:
         return "?" if self.provisional else str(self.rating)
 
     @property
+    def to_establish(self) -> int:
+        """Rated games still to play before the number is shown (0 once enough are
+        played, even if the deviation still keeps it provisional)."""
+        return max(scale.PROVISIONAL_GAMES - self.games, 0) if self.provisional else 0
+
+    @property
     def label(self) -> str:
         """The rank in the reader's language ("" while provisional)."""
         return "" if self.provisional else rank_label(self.rating)
@@ -250,11 +256,12 @@ def profile_ratings(user: AbstractBaseUser) -> list[dict[str, Any]]:
         {
             "game": game, "track": track, "name": games_named[game],
             "track_name": tracks_named[track],
-            "shown": shown(points[-1][1], points[-1][2], points[-1][0]),
+            "shown": (seen := shown(points[-1][1], points[-1][2], points[-1][0])),
             # Numbers only (game/ratings/chart.py formats every value; the label escaped).
+            # While provisional the page says "?": the graph keeps its shape, not its numbers.
             "chart": mark_safe(rating_chart(  # noqa: S308
                 [(n, scale.displayed(mu, sigma)) for n, mu, sigma in points],
-                _("Rating over rated games"))),
+                _("Rating over rated games"), values=not seen.provisional)),
         }
         for (game, track), points in lines.items()
     ]

@@ -64,8 +64,8 @@ def room_history_page(room: Room, page_number: Any, readable: Q | None = None) -
         .filter(readable or Q())
         .exclude(status=Game.Status.RUNNING)  # the predicate of the game_over_by_room index
         .order_by("-number")
-        .only("pk", "room_id", "number", "status", "rate", "result", "started_at", "finished_at",
-              "game_kind", "preset")
+        .only("pk", "room_id", "number", "status", "rate", "rated", "result", "started_at",
+              "finished_at", "game_kind", "preset")
         # §G10: each row names its rules; only that key of the initial state is read.
         .annotate(house_rules=F("initial_state__house_rules"))
         .prefetch_related(_players_prefetch())

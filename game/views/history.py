@@ -100,6 +100,7 @@ def _history_row(game: Game) -> dict[str, Any]:
         "number": game.number,
         "url": game.get_absolute_url(),
         "rate": game.rate,
+        "rated": game.rated,  # #34: an unrated game says so in the list
         "started_iso": started.isoformat(),
         "started": started.strftime("%Y-%m-%d %H:%M"),
         "kind": present.result_kind(game),

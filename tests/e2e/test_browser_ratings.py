@@ -44,6 +44,8 @@ def test_ratings_at_the_table_lobby_board_and_profile(tmp_path: Path, browser: B
     _rated_history(people)
     bob_line = Rating.objects.get(user=bob, game="dobon_uno", track="people")
     bob_shown = str(displayed(bob_line.mu, bob_line.sigma))
+    alice_line = Rating.objects.get(user=alice, game="dobon_uno", track="people")
+    alice_shown = str(displayed(alice_line.mu, alice_line.sigma))
     room = two_player_room("レート卓", alice, bob, SETUP, settings)
     out = Path(os.environ.get("DOBON_SHOTS") or tmp_path / "shots")
     out.mkdir(parents=True, exist_ok=True)
@@ -56,6 +58,11 @@ def test_ratings_at_the_table_lobby_board_and_profile(tmp_path: Path, browser: B
         plate = a.page.locator(".seat-plate[data-name=bob] .seat-rating")
         expect(plate).to_contain_text(bob_shown)
         expect(plate).to_contain_text("級" if int(bob_shown) < 1800 else "段")
+        # Your own seat has no plate: your rating and rank are on your bar below the felt.
+        mine = a.page.get_by_test_id("me-rating")
+        expect(mine).to_be_visible()
+        expect(mine).to_contain_text(alice_shown)
+        expect(mine).to_contain_text("級" if int(alice_shown) < 1800 else "段")
         assert shoot(a, out, "30-ratings-table") == []
         names += ["30-ratings-table-phone", "30-ratings-table-desktop"]
         for path, name, testid in (("/", "31-ratings-lobby", "my-ratings"),
@@ -81,3 +88,28 @@ def test_ratings_at_the_table_lobby_board_and_profile(tmp_path: Path, browser: B
         a.page.context.unroute_all(behavior="ignoreErrors")
         a.page.context.close()
     keep(out, names)
+
+
+def test_a_new_player_at_an_unrated_table_sees_the_badge_and_a_provisional_bar(
+        tmp_path: Path, browser: Browser, alice, bob, settings):
+    """#34: a player with no rated game reads "?" on their own bar (the plates skip their
+    seat), and an unrated room says 非レーティング in the table header, at 390×844."""
+    require_stack()
+    from table_helpers import two_player_room
+
+    room = two_player_room("練習卓", alice, bob, SETUP, settings)
+    room.rated = False
+    room.save(update_fields=["rated"])
+    out = Path(os.environ.get("DOBON_SHOTS") or tmp_path / "shots")
+    out.mkdir(parents=True, exist_ok=True)
+    with stack(tmp_path) as running:
+        port = running.daphne()
+        a = open_player(browser, port, alice, "alice", PHONE)
+        a.page.goto(f"http://127.0.0.1:{port}/rooms/{room.pk}/")
+        expect(a.page.get_by_test_id("me-rating")).to_have_text("?")
+        badge = a.page.get_by_test_id("table-unrated")
+        expect(badge).to_be_visible()
+        expect(badge).to_have_text("非レーティング")
+        assert shoot(a, out, "35-unrated-table") == []
+        keep(out, ["35-unrated-table-phone", "35-unrated-table-desktop"])
+        assert a.errors == [] and a.csp_violations() == [], a.errors

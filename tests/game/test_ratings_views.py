@@ -232,10 +232,112 @@ def test_the_profile_draws_a_rating_graph_per_game_in_fixed_queries(
     html_en = client.get(url).content.decode()
     line_en = html_en.split('data-testid="rating-dobon_uno-people"')[1].split("</div>")[0]
     assert f"{games} rated games" in line_en
-    assert "レート対局" in line  # Japanese by default
+    assert "レーティング対局" in line  # Japanese by default (#34: not レート, the stake)
 
 
 def test_the_points_leaderboard_links_the_rating_boards(client, alice):
     client.force_login(alice)
     html = client.get(reverse("game:leaderboard")).content.decode()
     assert f'href="{reverse("game:ratings")}" data-testid="ratings-link"' in html
+
+
+# -- words ---------------------------------------------------------------------------------
+
+
+def test_japanese_says_reitingu_for_the_skill_rating_and_keeps_reto_for_the_stake(
+        client, people):
+    """#34: レート is the stake multiplier (レート ×1, RULES.md); the skill rating is
+    レーティング on the board, the game page and the room list, never レート."""
+    _rated(people[0], 30.0)
+    game = play_dobon(make_room(*people), people)
+    client.force_login(people[0])
+    board = client.get(reverse("game:ratings")).content.decode()
+    head = board.split('data-testid="rating-board"')[1].split("</thead>")[0]
+    assert ">レーティング<" in head and ">レーティング対局<" in head
+    assert ">レート<" not in head
+    page = client.get(game.get_absolute_url()).content.decode()
+    changes = page.split('data-testid="rating-changes"')[1].split("</thead>")[0]
+    assert ">レーティング<" in changes and ">レート<" not in changes
+    lobby = client.get(reverse("game:lobby")).content.decode()
+    assert "レーティング戦" in lobby and "レート戦" not in lobby
+
+
+def test_an_unrated_game_says_so_at_the_table_on_its_page_and_in_the_list(
+        client, people, django_assert_num_queries):
+    """#34: the table header, the game page and the room's history list mark an unrated
+    room's games (Game.rated, the room's `rated`); a rated room's show no such badge."""
+    unrated = make_room(*people, rated=False)
+    game = play_agari(unrated, people)
+    rated = make_room(*people)
+    rated_game = play_agari(rated, people)
+    client.force_login(people[0])
+    _english(client)
+    table = client.get(unrated.get_absolute_url()).content.decode()
+    badge = table.split('data-testid="table-unrated"')[1].split("</span>")[0]
+    assert "hidden" not in badge and ">unrated" in badge
+    rated_table = client.get(rated.get_absolute_url()).content.decode()
+    assert 'data-testid="table-unrated" hidden' in rated_table
+    game_page = client.get(game.get_absolute_url()).content.decode()
+    assert 'data-testid="game-unrated"' in game_page
+    assert 'data-testid="game-unrated"' not in client.get(
+        rated_game.get_absolute_url()).content.decode()
+    client.get(reverse("game:room_history", args=[unrated.pk]))
+    with django_assert_num_queries(9):  # the flag is read with the games
+        listing = client.get(reverse("game:room_history", args=[unrated.pk])).content.decode()
+    assert listing.count('data-testid="row-unrated"') == 1
+    assert 'data-testid="row-unrated"' not in client.get(
+        reverse("game:room_history", args=[rated.pk])).content.decode()
+
+
+@pytest.mark.parametrize(("games", "numbers_shown"), [(3, False), (12, True)])
+def test_the_profile_graph_hides_the_numbers_while_the_rating_shows_a_question_mark(
+        client, alice, bob, games, numbers_shown):
+    """#34: a provisional player's profile says "?", so its graph has no y-axis values;
+    once established the graph is labelled with the lowest and highest rating."""
+    _career(alice, games, bob)
+    client.force_login(bob)
+    html = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    line = html.split('data-testid="rating-dobon_uno-people"')[1].split("</svg>")[0]
+    assert ('<strong class="rating">?<' in line) is not numbers_shown
+    svg = line.split("<svg")[1]
+    assert 'preserveAspectRatio="none"' not in svg  # no stretched text on a wide screen
+    values = [displayed(20 + (n + 1) * 0.01, 2.0) for n in range(1, games + 1)]
+    labels = [t.split(">")[1].split("<")[0] for t in svg.split('<text class="axis')[1:]]
+    assert labels[-1] == f"#{games}"
+    assert (str(max(values)) in labels and str(min(values)) in labels) is numbers_shown
+    assert len(labels) == (3 if numbers_shown else 1)
+
+
+def test_a_rating_change_is_written_with_a_true_minus_sign(client, people):
+    """#34: the game page's change reads (−N) as points do, not (-N)."""
+    game = play_dobon(make_room(*people), people)
+    RatingChange.objects.filter(game=game).update(number=12, mu_before=30.0, sigma_before=2.0,
+                                                  mu=29.0, sigma=2.0)
+    client.force_login(people[0])
+    html = client.get(game.get_absolute_url()).content.decode()
+    section = html.split('data-testid="rating-changes"')[1].split("</table>")[0]
+    drop = displayed(30.0, 2.0) - displayed(29.0, 2.0)
+    assert section.count(f"(−{drop})") == 4 and "(-" not in section
+
+
+@pytest.mark.parametrize(("games", "japanese", "english"), [
+    (6, "あと4局で確定", "4 more rated games to be established"),
+    (9, "あと1局で確定", "1 more rated game to be established"),
+    (12, None, None),
+])
+def test_a_provisional_player_sees_how_many_games_until_established(client, alice, games,
+                                                                      japanese, english):
+    """#34: beside the "?" in the lobby and on the leaderboard's own line."""
+    _rated(alice, 30.0, games=games)
+    client.force_login(alice)
+    for language, expected in (("ja", japanese), ("en", english)):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        lobby = client.get(reverse("game:lobby")).content.decode()
+        mine = lobby.split('data-testid="my-ratings"')[1].split("</section>")[0]
+        board = client.get(reverse("game:ratings")).content.decode()
+        own = board.split('data-testid="my-rating"')[1].split("</p>")[0]
+        for page in (mine, own):
+            if expected is None:
+                assert 'data-testid="to-establish"' not in page
+            else:
+                assert expected in page and ">?<" in page

@@ -262,6 +262,7 @@ export class TableApp {
       this.ui.rate.textContent = view ? `${T.rate} ×${view.rate}` : this.room ? `${T.rate} ×${this.room.next_rate}` : "";
       renderRulesChip(this);  // house rules: Dobon UNO only
     }
+    if (this.room && this.ui.unrated) this.ui.unrated.hidden = this.room.rated !== false;
     renderSeats(this);
     if (trump) {
       renderTrumpCenter(this);
@@ -346,6 +347,7 @@ export class TableApp {
     const me = this.myKind() === "program" ? `${this.me} · ${T.program}` : this.me;
     this.ui["me-name"].textContent = mine !== null ? `${me} · ${T.cards(view.hand.length)}${this.myTotal()}`
       : watching ? `${me} · ${T.watching}` : me;
+    this.renderMyRating();
     let turn = "";
     if (view && view.phase === "auction") turn = TT.auction;
     else if (view && view.phase !== "finished") {
@@ -356,6 +358,19 @@ export class TableApp {
     }
     this.ui.turn.textContent = turn;
     this.ui.me.classList.toggle("my-turn", Boolean(view) && mine !== null && (view.turn === mine || view.chooser === mine));
+  }
+
+  /** Your own rating and rank on your bar (docs/ratings.md): the plates skip your seat, so
+   * without this a game against CPUs shows no rating anywhere. "?" while provisional, as the
+   * plates and the room panel say it (the panel's seats[].rating). */
+  renderMyRating() {
+    const box = this.ui["me-rating"];
+    if (!box) return;
+    const seat = this.room && this.room.seats ? this.room.seats.find((s) => s && s.username === this.me) : null;
+    // A person with no rated game yet has no rating line: provisional, so "?" too.
+    const rating = seat && (seat.rating || (seat.kind === "cpu" ? null : { text: "?", label: "" }));
+    box.textContent = rating ? (rating.label ? `${rating.text} ${rating.label}` : rating.text) : "";
+    box.hidden = !rating;
   }
 
   /** Trump Dobon: " · total 980", your running match total (§T17); "" otherwise. */
