@@ -58,7 +58,7 @@ def uno_table(alice: Any, bob: Any, carol: Any) -> Game:
 def standard_table(alice: Any, bob: Any, carol: Any) -> Game:
     """Trump standard (no auction: alice is the first player): alice's D10 is a run of one
     for carol, whose S5 + C5 = 10 is a valid target of k = 1 (§T13.3, §T13.4), a dobon
-    chance while bob's turn goes on (his C4 + H13 + S2 = 19 has none)."""
+    chance while bob's turn goes on (his C4 + §H13 + S2 = 19 has none)."""
     room = make_room(alice, bob, carol, game_kind="trump_dobon", trump_preset="standard",
                      timeout_seconds=60, seat_count=3)
     setup = fixed_setups.FixedSetup(
