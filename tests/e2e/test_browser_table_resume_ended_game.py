@@ -25,7 +25,7 @@ from game.services.fixed_setups import FixedSetup
 pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
 # bob plays first and goes out with R9 on the R7: alice has no R9 to cut in with and her
-# hand (§R5 + B3 = 8) is no dobon on a 9.
+# hand ("R5" + "B3" = 8) is no dobon on a 9.
 SETUP = FixedSetup(hands=[["R5", "B3"], ["R9"]], first_card="R7", deck=["G1", "G2", "G3", "G4"],
                    first_player=1)
 WAIT_MS = 20_000

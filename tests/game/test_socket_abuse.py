@@ -235,6 +235,9 @@ async def test_an_abusive_user_does_not_delay_another_users_move(
     queued behind them (one shared database thread, as before) bob's move would not
     arrive at all; the bound is "does not wait for mallory's work", not a speed."""
     settings.DOBON_WS_MAX_SOCKETS_PER_USER = 4
+    # The per-user cap is the one refused here: mallory watches, and since issue #31 a
+    # watching account holds 3 sockets per room (test_watcher_places covers that cap).
+    settings.DOBON_WS_MAX_WATCHER_SOCKETS_PER_ACCOUNT = 8
     game = await sync_to_async(start)(room, alice)
     players = [await open_socket(u, room.pk) for u in (alice, bob)]
     for socket in players:
