@@ -66,6 +66,8 @@ def test_the_same_flow_on_a_phone_in_english(browser: Browser, live_server):
         # Japanese by default even for an English browser; the switcher changes that.
         page.goto(f"{base}/login/")
         expect(page.locator("html")).to_have_attribute("lang", "ja")
+        # On a phone the header folds into its menu on every page (issue #33): open it.
+        page.get_by_test_id("menu-toggle").click()
         page.get_by_role("button", name="English").click()
         expect(page.locator("html")).to_have_attribute("lang", "en")
         _sign_up(page, base, "phoebe")

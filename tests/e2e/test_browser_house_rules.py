@@ -55,22 +55,26 @@ def three(alice, bob, carol):
     return room, [alice, bob, carol]
 
 
-def version_of(room: Room) -> int:
-    return Game.objects.filter(room=room).order_by("-number").values_list("version", flat=True)[0]
+def versions_of(room: Room) -> tuple[int, int]:
+    """The room's latest game's (internal version, public version)."""
+    return (Game.objects.filter(room=room).order_by("-number")
+            .values_list("version", "public_version")[0])
 
 
 def act(players: list[Player], room: Room, action) -> None:
-    """Do `action` in a page and wait until every page shows the committed change."""
-    before = version_of(room)
+    """Do `action` in a page and wait until every page shows the committed change: the
+    internal version moves with every change, the pages count public versions (a seat's
+    private answer keeps the version: docs/protocol.md, "Versions and private answers")."""
+    before, _ = versions_of(room)
     action()
     end = time.monotonic() + 10
-    while (version := version_of(room)) <= before:
+    while (versions := versions_of(room))[0] <= before:
         assert time.monotonic() < end, "the action changed nothing"
         time.sleep(0.05)
     for p in players:
         p.page.wait_for_function(
             "(v) => window.dobonTable && window.dobonTable.state"
-            " && window.dobonTable.state.version >= v", arg=version)
+            " && window.dobonTable.state.version >= v", arg=versions[1])
 
 
 def clean(players: list[Player]) -> None:
