@@ -124,7 +124,9 @@ class Player:
                     return await self.ws.recv()  # type: ignore[no-any-return]
                 except ConnectionClosed as closed:
                     code = closed.rcvd.code if closed.rcvd else None
-                    if code not in COME_BACK_LATER:
+                    # A 1012 before the first state: it reached a daphne that is draining
+                    # in its turn of the rolling restart; come back as after any 1012.
+                    if code not in COME_BACK_LATER and code != RESTART_CLOSE:
                         raise
             self.retries += 1  # the gate is free meanwhile: others may try
             await asyncio.sleep(min(0.5 * 2**attempt, 4.0))
