@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import itertools
 import logging
 import time
 from collections import OrderedDict, deque
@@ -527,17 +528,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         budgets (game/live/shared_reads.py): a read is what costs, however many frames
         it gives. Raises ClientGone when this client left before its table was read."""
         key = (self.room_id, self.user.pk, self.session_key, since)
-        while True:
+        for tries in itertools.count(1):
             try:
                 return await self.shared_reads.read(
                     key, self.read_within_budget, _table, self.room_id, self.user,
                     self.scope, since,
                 )
             except ClientGone:
-                if self.gone.gone or self.closing:
+                # A few tries at most: a read that keeps ending in ClientGone without this
+                # socket's leaving being seen (a client that aborted mid-handshake) spun
+                # the event loop at full CPU for ever (seen in test_stack_churn).
+                if self.gone.gone or self.closing or tries >= 3:
                     raise
                 # The socket whose read this one joined left before its budget allowed
                 # the read: this socket queues a read of its own.
+                await asyncio.sleep(0)
 
     async def read_within_budget(self, fn: Callable[..., T], *args: Any) -> T:
         if not await self.within_sync_budget():
